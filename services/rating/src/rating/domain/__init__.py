@@ -1,0 +1,1 @@
+"""Pure domain rules of the rating service: no I/O, no framework imports."""

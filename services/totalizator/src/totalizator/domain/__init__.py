@@ -1,0 +1,1 @@
+"""Pure domain rules of the totalizator service: no I/O, no framework imports."""

@@ -1,0 +1,1 @@
+"""The tournament-director service."""
