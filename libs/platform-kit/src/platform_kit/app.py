@@ -1,0 +1,107 @@
+"""The app factory every service uses: health, readiness, metrics, correlation ids, problem+json errors."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+
+from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi.responses import JSONResponse
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from platform_kit import correlation
+from platform_kit.errors import install_handlers
+from platform_kit.metrics import HttpMetrics, MetricsMiddleware
+from platform_kit.runtime import ServiceRuntime
+
+access_log = logging.getLogger("platform.access")
+
+
+class CorrelationMiddleware:
+    """Binds the request's `X-Request-ID` (or a new one) for logs and events, and echoes it back."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        incoming = headers.get(correlation.HEADER.lower().encode())
+        request_id = incoming.decode("latin-1")[:64] if incoming else correlation.new_id()
+        token = correlation.bind(request_id)
+        started = time.perf_counter()
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
+                access_log.info(
+                    "request",
+                    extra={
+                        "method": scope.get("method"),
+                        "path": scope.get("path"),
+                        "status": message["status"],
+                        "ms": round((time.perf_counter() - started) * 1000, 2),
+                    },
+                )
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            correlation.reset(token)
+
+
+def create_service_app(
+    runtime: ServiceRuntime,
+    *,
+    title: str,
+    description: str,
+    routers: Sequence[APIRouter] = (),
+    version: str = "0.1.0",
+) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await runtime.start()
+        try:
+            yield
+        finally:
+            await runtime.stop()
+
+    app = FastAPI(title=title, description=description, version=version, lifespan=lifespan)
+    app.state.runtime = runtime
+    install_handlers(app)
+    app.add_middleware(MetricsMiddleware, metrics=HttpMetrics(runtime.registry, runtime.name))
+    app.add_middleware(CorrelationMiddleware)
+
+    @app.get("/healthz", tags=["operations"], summary="Liveness: the process answers")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok", "service": runtime.name}
+
+    @app.get("/readyz", tags=["operations"], summary="Readiness: database and broker reachable")
+    async def readyz() -> JSONResponse:
+        checks = await runtime.readiness()
+        ready = all(checks.values())
+        return JSONResponse(
+            {"status": "ready" if ready else "unavailable", "service": runtime.name, "checks": checks},
+            status_code=200 if ready else 503,
+        )
+
+    @app.get("/metrics", tags=["operations"], summary="Prometheus metrics", response_class=Response)
+    async def metrics() -> Response:
+        await runtime.refresh_gauges()
+        return Response(generate_latest(runtime.registry), media_type=CONTENT_TYPE_LATEST)
+
+    for router in routers:
+        app.include_router(router)
+    return app
+
+
+def runtime_of(request: Request) -> ServiceRuntime:
+    runtime: ServiceRuntime = request.app.state.runtime
+    return runtime

@@ -1,0 +1,55 @@
+"""The message envelope every event and command travels in."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from platform_kit import correlation
+from platform_kit.events.base import Event, model_for
+
+
+class Envelope(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(description="Unique message id; consumers deduplicate on it.")
+    type: str = Field(description="Event type, also the routing key, e.g. `wallet.transfer.posted`.")
+    schema_version: int
+    occurred_at: datetime
+    producer: str = Field(description="The service that published it.")
+    correlation_id: str
+    payload: dict[str, Any]
+
+    @classmethod
+    def wrap(
+        cls,
+        event: Event,
+        *,
+        producer: str,
+        occurred_at: datetime | None = None,
+        correlation_id: str | None = None,
+        message_id: str | None = None,
+    ) -> Envelope:
+        return cls(
+            id=message_id or uuid.uuid4().hex,
+            type=event.TYPE,
+            schema_version=event.VERSION,
+            occurred_at=occurred_at or datetime.now(UTC),
+            producer=producer,
+            correlation_id=correlation_id or correlation.current_or_new(),
+            payload=event.model_dump(mode="json"),
+        )
+
+    def event(self) -> Event:
+        """The payload parsed into its registered model."""
+        return model_for(self.type).model_validate(self.payload)
+
+    def to_bytes(self) -> bytes:
+        return self.model_dump_json().encode()
+
+    @classmethod
+    def from_bytes(cls, body: bytes) -> Envelope:
+        return cls.model_validate_json(body)

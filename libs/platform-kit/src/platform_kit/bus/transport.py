@@ -1,0 +1,55 @@
+"""The interface of a message transport; RabbitMQ in deployment, in-memory in standalone mode and unit tests."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
+
+from platform_kit.bus.envelope import Envelope
+
+Handler = Callable[[Envelope], Awaitable[None]]
+
+EVENTS_EXCHANGE = "platform.events"
+DEAD_LETTER_EXCHANGE = "platform.dead-letter"
+DEFAULT_MAX_DELIVERIES = 5
+
+
+class Transport(Protocol):
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def ping(self) -> bool: ...
+
+    async def publish(self, envelope: Envelope, routing_key: str | None = None) -> None:
+        """Return only once the broker has taken responsibility for the message (publisher confirm)."""
+
+    async def subscribe(
+        self,
+        queue: str,
+        patterns: Sequence[str],
+        handler: Handler,
+        *,
+        max_deliveries: int = DEFAULT_MAX_DELIVERIES,
+    ) -> None:
+        """Deliver every message whose routing key matches one of `patterns` (AMQP topic syntax) to `handler`.
+
+        A handler that raises is retried; after `max_deliveries` tries the message goes to the dead-letter
+        queue `<queue>.dead`.
+        """
+
+
+def topic_matches(pattern: str, routing_key: str) -> bool:
+    """AMQP topic matching: `*` is exactly one word, `#` is zero or more words."""
+    return _match(pattern.split("."), routing_key.split("."))
+
+
+def _match(pattern: list[str], words: list[str]) -> bool:
+    if not pattern:
+        return not words
+    head, rest = pattern[0], pattern[1:]
+    if head == "#":
+        return any(_match(rest, words[i:]) for i in range(len(words) + 1))
+    if not words:
+        return False
+    return (head in ("*", words[0])) and _match(rest, words[1:])

@@ -1,0 +1,58 @@
+"""A service's own database through SQLAlchemy 2 async: PostgreSQL when deployed, an SQLite file standalone."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import BigInteger, Integer, event, text
+from sqlalchemy.engine.url import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+# Auto-incrementing 64-bit keys on PostgreSQL; SQLite only auto-increments an INTEGER PRIMARY KEY.
+BigIntPK = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Database:
+    def __init__(self, url: str, *, echo: bool = False, pool_size: int = 10) -> None:
+        self.url = url
+        parsed = make_url(url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        options: dict[str, Any] = {"echo": echo}
+        if self.is_sqlite:
+            if parsed.database and parsed.database != ":memory:":
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            options["connect_args"] = {"timeout": 30}
+        else:
+            options.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+        self.engine: AsyncEngine = create_async_engine(url, **options)
+        if self.is_sqlite:
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """A session inside one transaction: committed on success, rolled back on any exception."""
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    async def ping(self) -> bool:
+        try:
+            async with self.engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+            return True
+        except Exception:
+            return False
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()

@@ -1,0 +1,88 @@
+"""Errors in one format for every API: `application/problem+json` with a stable machine-readable code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+PROBLEM_JSON = "application/problem+json"
+
+
+class ProblemError(Exception):
+    """A refusal the caller can act on: HTTP status, stable code, human message, optional details."""
+
+    status: int = 400
+
+    def __init__(self, code: str, message: str, *, status: int | None = None, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        if status is not None:
+            self.status = status
+        self.details = details
+
+
+class NotFound(ProblemError):
+    status = 404
+
+
+class Conflict(ProblemError):
+    status = 409
+
+
+class Forbidden(ProblemError):
+    status = 403
+
+
+class Unavailable(ProblemError):
+    status = 503
+
+
+def problem(status: int, code: str, message: str, **details: Any) -> JSONResponse:
+    body = {"type": f"urn:problem:{code}", "title": message, "status": status, "code": code, **details}
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON)
+
+
+_STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    429: "rate_limited",
+}
+
+
+def install_handlers(app: FastAPI) -> None:
+    async def on_problem(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ProblemError)
+        return problem(exc.status, exc.code, exc.message, **exc.details)
+
+    async def on_validation(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        errors = [
+            {
+                "field": ".".join(str(p) for p in e.get("loc", ())),
+                "code": e.get("type"),
+                "message": e.get("msg"),
+            }
+            for e in exc.errors()
+        ]
+        return problem(422, "validation_failed", "The request is not valid.", errors=errors)
+
+    async def on_http(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        code = _STATUS_CODES.get(exc.status_code, f"http_{exc.status_code}")
+        response = problem(exc.status_code, code, str(exc.detail))
+        for key, value in (exc.headers or {}).items():
+            response.headers[key] = value
+        return response
+
+    app.add_exception_handler(ProblemError, on_problem)
+    app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(StarletteHTTPException, on_http)

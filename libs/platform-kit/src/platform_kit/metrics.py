@@ -1,0 +1,58 @@
+"""Prometheus metrics: request count and latency by route template, plus whatever a service registers.
+
+Each app has its own registry, so six services can share one process in standalone mode."""
+
+from __future__ import annotations
+
+import time
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class HttpMetrics:
+    def __init__(self, registry: CollectorRegistry, service: str) -> None:
+        self.requests = Counter(
+            "http_requests_total",
+            "HTTP requests",
+            ["service", "method", "route", "status"],
+            registry=registry,
+        )
+        self.latency = Histogram(
+            "http_request_duration_seconds",
+            "HTTP request latency",
+            ["service", "method", "route"],
+            registry=registry,
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+        )
+        self.service = service
+
+
+class MetricsMiddleware:
+    """Pure ASGI middleware (no buffering of bodies); the route template is known once routing has run."""
+
+    def __init__(self, app: ASGIApp, metrics: HttpMetrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def record_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, record_status)
+        finally:
+            route = scope.get("route")
+            template = getattr(route, "path", None) or "unmatched"
+            method = scope["method"]
+            self.metrics.requests.labels(self.metrics.service, method, template, str(status)).inc()
+            self.metrics.latency.labels(self.metrics.service, method, template).observe(time.perf_counter() - started)

@@ -1,0 +1,159 @@
+"""Transactional outbox: an event is a row written in the same transaction as the state change it reports.
+
+The relay publishes unsent rows in order with publisher confirms and only then marks them sent. A crash between
+publish and mark-sent publishes the row again on restart; consumers' inboxes absorb that duplicate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from platform_kit import correlation
+from platform_kit.bus.envelope import Envelope
+from platform_kit.bus.transport import Transport
+from platform_kit.db import BigIntPK, Database
+from platform_kit.events.base import Event
+
+log = logging.getLogger(__name__)
+
+OUTBOX_TABLE = "outbox"
+
+
+def outbox_table(metadata: MetaData) -> Table:
+    return Table(
+        OUTBOX_TABLE,
+        metadata,
+        Column("seq", BigIntPK, primary_key=True, autoincrement=True),
+        Column("message_id", String(32), nullable=False, unique=True),
+        Column("event_type", String(120), nullable=False),
+        Column("routing_key", String(200), nullable=False),
+        Column("envelope", Text, nullable=False),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        Column("published_at", DateTime(timezone=True), nullable=True, index=True),
+        Column("attempts", Integer, nullable=False, default=0),
+    )
+
+
+class Outbox:
+    """Writes events into the outbox table of the caller's transaction."""
+
+    def __init__(self, table: Table, producer: str) -> None:
+        self.table = table
+        self.producer = producer
+        self.written = asyncio.Event()
+
+    async def add(
+        self,
+        session: AsyncSession,
+        event: Event,
+        *,
+        routing_key: str | None = None,
+        occurred_at: datetime | None = None,
+        message_id: str | None = None,
+    ) -> Envelope:
+        envelope = Envelope.wrap(
+            event,
+            producer=self.producer,
+            occurred_at=occurred_at,
+            correlation_id=correlation.current_or_new(),
+            message_id=message_id,
+        )
+        await session.execute(
+            self.table.insert().values(
+                message_id=envelope.id,
+                event_type=envelope.type,
+                routing_key=routing_key or envelope.type,
+                envelope=envelope.model_dump_json(),
+                created_at=datetime.now(UTC),
+                attempts=0,
+            )
+        )
+        # Wakes the relay; harmless if the transaction later rolls back (the relay then finds nothing).
+        self.written.set()
+        return envelope
+
+
+class OutboxRelay:
+    """Publishes committed outbox rows, oldest first, then marks them sent."""
+
+    def __init__(
+        self,
+        db: Database,
+        outbox: Outbox,
+        transport: Transport,
+        *,
+        batch_size: int = 200,
+        idle_interval: float = 0.5,
+    ) -> None:
+        self.db = db
+        self.outbox = outbox
+        self.transport = transport
+        self.batch_size = batch_size
+        self.idle_interval = idle_interval
+        self.published_total = 0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=f"outbox-relay-{self.outbox.producer}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def backlog(self) -> int:
+        from sqlalchemy import func
+
+        async with self.db.sessions() as session:
+            count = await session.scalar(
+                select(func.count()).select_from(self.outbox.table).where(self.outbox.table.c.published_at.is_(None))
+            )
+        return int(count or 0)
+
+    async def publish_pending(self) -> int:
+        """Publish one batch; returns how many rows were published. Also the unit the tests drive."""
+        table = self.outbox.table
+        query = (
+            select(table.c.seq, table.c.routing_key, table.c.envelope)
+            .where(table.c.published_at.is_(None))
+            .order_by(table.c.seq)
+            .limit(self.batch_size)
+        )
+        if not self.db.is_sqlite:
+            # Several relay replicas share the table: each row is taken by one of them at a time.
+            query = query.with_for_update(skip_locked=True)
+        published = 0
+        async with self.db.transaction() as session:
+            rows = (await session.execute(query)).all()
+            for seq, routing_key, body in rows:
+                try:
+                    await self.transport.publish(Envelope.model_validate_json(body), routing_key=routing_key)
+                except Exception:
+                    await session.execute(update(table).where(table.c.seq == seq).values(attempts=table.c.attempts + 1))
+                    log.warning("outbox publish failed; will retry", extra={"seq": seq}, exc_info=True)
+                    break
+                await session.execute(update(table).where(table.c.seq == seq).values(published_at=datetime.now(UTC)))
+                published += 1
+        self.published_total += published
+        return published
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                published = await self.publish_pending()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox relay cycle failed")
+                published = 0
+            if published < self.batch_size:
+                self.outbox.written.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.outbox.written.wait(), timeout=self.idle_interval)

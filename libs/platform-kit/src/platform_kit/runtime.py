@@ -1,0 +1,144 @@
+"""Everything a service runs besides its HTTP routes: database, bus, outbox relay, consumers, background tasks."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from prometheus_client import CollectorRegistry, Counter, Gauge
+from sqlalchemy import MetaData
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from platform_kit.bus import Envelope, Transport, topic_matches, transport_for
+from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES
+from platform_kit.db import Database
+from platform_kit.inbox import INBOX_TABLE, Inbox, SessionHandler, inbox_table
+from platform_kit.migrations import upgrade_to_head
+from platform_kit.outbox import OUTBOX_TABLE, Outbox, OutboxRelay, outbox_table
+from platform_kit.settings import ServiceSettings
+
+log = logging.getLogger(__name__)
+
+BackgroundTask = Callable[[], Awaitable[None]]
+
+
+def add_messaging_tables(metadata: MetaData) -> None:
+    """Every service's metadata carries the kit's outbox and inbox tables."""
+    outbox_table(metadata)
+    inbox_table(metadata)
+
+
+@dataclass
+class _Subscription:
+    queue: str
+    routes: list[tuple[str, SessionHandler]] = field(default_factory=list)
+    max_deliveries: int = DEFAULT_MAX_DELIVERIES
+
+
+class ServiceRuntime:
+    def __init__(
+        self,
+        settings: ServiceSettings,
+        *,
+        metadata: MetaData,
+        migrations_dir: Path,
+        bus: Transport | None = None,
+    ) -> None:
+        self.settings = settings
+        self.name = settings.service_name
+        self.metadata = metadata
+        self.migrations_dir = migrations_dir
+        self.db = Database(settings.database_url)
+        self.bus: Transport = bus if bus is not None else transport_for(settings.bus_url)
+        self._owns_bus = bus is None
+        self.outbox = Outbox(metadata.tables[OUTBOX_TABLE], producer=self.name)
+        self.inbox = Inbox(metadata.tables[INBOX_TABLE], self.db)
+        self.relay = OutboxRelay(self.db, self.outbox, self.bus)
+        self.registry = CollectorRegistry()
+        self._subscriptions: dict[str, _Subscription] = {}
+        self._background: list[BackgroundTask] = []
+        self._tasks: list[asyncio.Task[None]] = []
+        self._outbox_backlog = Gauge("outbox_backlog", "Outbox rows not yet published", registry=self.registry)
+        self._events_applied = Counter(
+            "inbox_messages_applied_total", "Messages applied", ["type"], registry=self.registry
+        )
+
+    # -- wiring, before start -------------------------------------------------------------------------------
+    def on(
+        self,
+        pattern: str,
+        handler: SessionHandler,
+        *,
+        queue: str | None = None,
+        max_deliveries: int = DEFAULT_MAX_DELIVERIES,
+    ) -> None:
+        """Apply `handler(session, envelope)` exactly once to each message matching `pattern`.
+
+        All patterns of a service share one durable queue (named after the service) unless `queue` is given,
+        e.g. a table-engine shard's command queue.
+        """
+        name = queue or self.name
+        subscription = self._subscriptions.setdefault(name, _Subscription(name, max_deliveries=max_deliveries))
+        subscription.routes.append((pattern, handler))
+
+    def in_background(self, task: BackgroundTask) -> None:
+        """Run `task()` for the life of the service (a clock, a periodic check); restarted if it crashes."""
+        self._background.append(task)
+
+    # -- life cycle -----------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        if self.settings.migrate_on_start:
+            await asyncio.to_thread(upgrade_to_head, self.settings.database_url, self.migrations_dir)
+        if self._owns_bus:
+            await self.bus.start()
+        for subscription in self._subscriptions.values():
+            patterns = sorted({pattern for pattern, _ in subscription.routes})
+            await self.bus.subscribe(
+                subscription.queue,
+                patterns,
+                self.inbox.exactly_once(subscription.queue, self._dispatcher(subscription)),
+                max_deliveries=subscription.max_deliveries,
+            )
+        self.relay.start()
+        self._tasks = [asyncio.create_task(self._keep_running(task)) for task in self._background]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.relay.stop()
+        if self._owns_bus:
+            await self.bus.close()
+        await self.db.dispose()
+
+    async def readiness(self) -> dict[str, bool]:
+        return {"database": await self.db.ping(), "bus": await self.bus.ping()}
+
+    async def refresh_gauges(self) -> None:
+        try:
+            self._outbox_backlog.set(await self.relay.backlog())
+        except Exception:
+            log.warning("could not read the outbox backlog", exc_info=True)
+
+    def _dispatcher(self, subscription: _Subscription) -> SessionHandler:
+        async def dispatch(session: AsyncSession, envelope: Envelope) -> None:
+            for pattern, handler in subscription.routes:
+                if topic_matches(pattern, envelope.type):
+                    await handler(session, envelope)
+            self._events_applied.labels(envelope.type).inc()
+
+        return dispatch
+
+    async def _keep_running(self, task: BackgroundTask) -> None:
+        while True:
+            try:
+                await task()
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("background task crashed; restarting in 1 s")
+                await asyncio.sleep(1)

@@ -1,0 +1,175 @@
+"""The bus against the real RabbitMQ and PostgreSQL: outbox, inbox, dead letters, broker restart, SIGKILL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aio_pika
+import pytest
+from messaging_fixture import CreditGranted, apply_credit, create_schema, credited, metadata
+from platform_kit.bus import Envelope
+from platform_kit.bus.rabbitmq import RabbitBus
+from platform_kit.db import Database
+from platform_kit.inbox import Inbox
+from platform_kit.outbox import Outbox, OutboxRelay
+from platform_kit.testing import eventually
+
+pytestmark = [pytest.mark.postgres, pytest.mark.rabbitmq]
+
+
+@pytest.fixture
+async def db(postgres_url: str) -> AsyncIterator[Database]:
+    database = Database(postgres_url)
+    await create_schema(database)
+    yield database
+    await database.dispose()
+
+
+@pytest.fixture
+async def bus(rabbitmq_url: str) -> AsyncIterator[RabbitBus]:
+    transport = RabbitBus(rabbitmq_url)
+    await transport.start()
+    yield transport
+    await transport.close()
+
+
+async def delete_queues(url: str, *names: str) -> None:
+    connection = await aio_pika.connect(url)
+    async with connection:
+        channel = await connection.channel()
+        for name in names:
+            await channel.queue_delete(name)
+
+
+@pytest.fixture
+async def queue(unique_name: str, rabbitmq_url: str) -> AsyncIterator[str]:
+    yield unique_name
+    await delete_queues(rabbitmq_url, unique_name, f"{unique_name}.dead")
+
+
+async def consume_credits(bus: RabbitBus, db: Database, queue: str, account: str) -> Inbox:
+    inbox = Inbox(metadata.tables["inbox"], db)
+    await bus.subscribe(queue, [CreditGranted.TYPE], inbox.exactly_once(queue, apply_credit))
+    return inbox
+
+
+async def test_event_in_rolled_back_transaction_is_never_published(db: Database, bus: RabbitBus, queue: str) -> None:
+    outbox = Outbox(metadata.tables["outbox"], producer="test")
+    await consume_credits(bus, db, queue, "alice")
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as session:
+            await outbox.add(session, CreditGranted(account="alice", amount=5))
+            raise RuntimeError("the state change failed")
+    async with db.transaction() as session:
+        await outbox.add(session, CreditGranted(account="alice", amount=7))
+    relay = OutboxRelay(db, outbox, bus)
+    assert await relay.publish_pending() == 1
+    assert await eventually(lambda: _credited_is(db, "alice", (1, 7)))
+    await asyncio.sleep(0.3)
+    assert await credited(db, "alice") == (1, 7)
+
+
+async def test_message_delivered_twice_is_applied_once(db: Database, bus: RabbitBus, queue: str) -> None:
+    inbox = await consume_credits(bus, db, queue, "bob")
+    envelope = Envelope.wrap(CreditGranted(account="bob", amount=11), producer="test")
+    await bus.publish(envelope)
+    await bus.publish(envelope)
+    await eventually(lambda: _value(inbox.applied_total + inbox.duplicates_total == 2))
+    assert await credited(db, "bob") == (1, 11)
+    assert inbox.duplicates_total == 1
+
+
+async def test_consumer_that_keeps_failing_dead_letters_after_bounded_tries(
+    bus: RabbitBus, queue: str, rabbitmq_url: str
+) -> None:
+    attempts = 0
+
+    async def always_fails(_: Envelope) -> None:
+        nonlocal attempts
+        attempts += 1
+        raise ValueError("poison message")
+
+    await bus.subscribe(queue, [CreditGranted.TYPE], always_fails, max_deliveries=3)
+    envelope = Envelope.wrap(CreditGranted(account="carol", amount=1), producer="test")
+    await bus.publish(envelope)
+
+    async def dead_lettered() -> str | None:
+        connection = await aio_pika.connect(rabbitmq_url)
+        async with connection:
+            channel = await connection.channel()
+            dead = await channel.declare_queue(f"{queue}.dead", durable=True, passive=True)
+            message = await dead.get(fail=False)
+            if message is None:
+                return None
+            await message.ack()
+            return message.message_id
+
+    assert await eventually(dead_lettered, timeout=20) == envelope.id
+    assert attempts == 3
+
+
+async def _credited_is(db: Database, account: str, expected: tuple[int, int]) -> bool:
+    return await credited(db, account) == expected
+
+
+async def _value(value: bool) -> bool:
+    return value
+
+
+@pytest.mark.serial
+async def test_event_committed_while_broker_is_down_is_published_when_it_is_back(
+    db: Database, bus: RabbitBus, queue: str
+) -> None:
+    await consume_credits(bus, db, queue, "dave")
+    outbox = Outbox(metadata.tables["outbox"], producer="test")
+    relay = OutboxRelay(db, outbox, bus, idle_interval=0.2)
+    relay.start()
+    try:
+        subprocess.run(["rabbitmqctl", "stop_app"], check=True, capture_output=True)
+        try:
+            async with db.transaction() as session:
+                await outbox.add(session, CreditGranted(account="dave", amount=3))
+            await asyncio.sleep(1.0)
+            assert await relay.backlog() == 1, "published although the broker is down"
+        finally:
+            subprocess.run(["rabbitmqctl", "start_app"], check=True, capture_output=True)
+        assert await eventually(lambda: _credited_is(db, "dave", (1, 3)), timeout=60)
+        assert await relay.backlog() == 0
+    finally:
+        await relay.stop()
+
+
+async def test_relay_killed_between_publish_and_mark_sent_duplicate_is_absorbed(
+    db: Database, bus: RabbitBus, queue: str, postgres_url: str, rabbitmq_url: str
+) -> None:
+    inbox = await consume_credits(bus, db, queue, "erin")
+    outbox = Outbox(metadata.tables["outbox"], producer="test")
+    async with db.transaction() as session:
+        await outbox.add(session, CreditGranted(account="erin", amount=13))
+
+    here = Path(__file__).parent
+    process = subprocess.Popen(
+        [sys.executable, str(here / "relay_then_hang.py"), postgres_url, rabbitmq_url],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(here)},
+    )
+    try:
+        assert process.stdout is not None
+        line = await asyncio.wait_for(asyncio.to_thread(process.stdout.readline), timeout=30)
+        assert line.strip() == b"PUBLISHED"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+
+    relay = OutboxRelay(db, outbox, bus)
+    assert await relay.backlog() == 1, "the killed relay must not have marked the row sent"
+    assert await relay.publish_pending() == 1
+    await eventually(lambda: _value(inbox.applied_total + inbox.duplicates_total == 2), timeout=20)
+    assert await credited(db, "erin") == (1, 13)
+    assert inbox.duplicates_total == 1

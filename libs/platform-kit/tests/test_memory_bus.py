@@ -1,0 +1,65 @@
+"""The in-memory transport keeps the RabbitMQ transport's semantics: topic routing, retries, dead letters."""
+
+from __future__ import annotations
+
+import pytest
+from messaging_fixture import CreditGranted
+from platform_kit.bus import Envelope, InMemoryBus, topic_matches
+from platform_kit.testing import eventually
+
+
+@pytest.mark.parametrize(
+    ("pattern", "key", "matches"),
+    [
+        ("wallet.transfer.posted", "wallet.transfer.posted", True),
+        ("wallet.*.posted", "wallet.transfer.posted", True),
+        ("wallet.*", "wallet.transfer.posted", False),
+        ("wallet.#", "wallet.transfer.posted", True),
+        ("#", "anything.at.all", True),
+        ("#.posted", "wallet.transfer.posted", True),
+        ("table.#.act", "table.shard.3.act", True),
+        ("table.#.act", "table.shard.3.fold", False),
+    ],
+)
+def test_topic_matching_follows_amqp(pattern: str, key: str, matches: bool) -> None:
+    assert topic_matches(pattern, key) is matches
+
+
+async def test_failing_handler_is_retried_then_dead_lettered() -> None:
+    bus = InMemoryBus()
+    seen: list[str] = []
+
+    async def flaky(envelope: Envelope) -> None:
+        seen.append(envelope.id)
+        raise RuntimeError("boom")
+
+    await bus.subscribe("q", ["test.#"], flaky, max_deliveries=4)
+    envelope = Envelope.wrap(CreditGranted(account="a", amount=1), producer="test")
+    await bus.publish(envelope)
+    await eventually(lambda: _true(bool(bus.dead_letters("q"))))
+    assert seen == [envelope.id] * 4
+    assert bus.dead_letters("q") == [envelope]
+    await bus.close()
+
+
+async def test_each_queue_gets_its_own_copy_in_order() -> None:
+    bus = InMemoryBus()
+    got: dict[str, list[int]] = {"a": [], "b": []}
+
+    def recorder(name: str):  # type: ignore[no-untyped-def]
+        async def handle(envelope: Envelope) -> None:
+            got[name].append(envelope.payload["amount"])
+
+        return handle
+
+    await bus.subscribe("a", ["test.credit.*"], recorder("a"))
+    await bus.subscribe("b", ["other.#"], recorder("b"))
+    for amount in range(5):
+        await bus.publish(Envelope.wrap(CreditGranted(account="x", amount=amount), producer="test"))
+    await bus.drain()
+    assert got == {"a": [0, 1, 2, 3, 4], "b": []}
+    await bus.close()
+
+
+async def _true(value: bool) -> bool:
+    return value

@@ -1,0 +1,78 @@
+"""`platform standalone | serve SERVICE | migrate SERVICE | contracts [--check]`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from platform_kit import logging as kit_logging
+from platform_kit.bus import InMemoryBus
+from platform_kit.migrations import upgrade_to_head
+
+from platform_runner.services import SERVICES, app_factory, package, settings_class
+from platform_runner.serving import serve_all
+
+
+def standalone(data_dir: Path, host: str) -> None:
+    """All six services in one process: in-memory bus, an SQLite file each under `data_dir`."""
+    kit_logging.configure("platform")
+    bus = InMemoryBus()
+    apps = []
+    for service in SERVICES:
+        settings = settings_class(service)(
+            database_url=f"sqlite+aiosqlite:///{data_dir / service}.db", bus_url="memory://", host=host
+        )
+        apps.append((app_factory(service)(settings, bus=bus), host, settings.port))
+    print(
+        f"Platform starting (standalone): gateway on http://{host}:8000  (web client /, API docs /docs, "
+        f"OpenAPI /openapi.json); services on ports 8001-8005; data in {data_dir}/",
+        file=sys.stderr,
+        flush=True,
+    )
+    asyncio.run(serve_all(apps))
+
+
+def serve(service: str) -> None:
+    """One service alone, configured from its environment variables (distributed mode)."""
+    settings = settings_class(service)()
+    kit_logging.configure(service, settings.log_level)
+    asyncio.run(serve_all([(app_factory(service)(settings), settings.host, settings.port)]))
+
+
+def migrate(service: str) -> None:
+    settings = settings_class(service)()
+    migrations = Path(__import__(package(service)).__file__ or "").resolve().parents[2] / "migrations"
+    upgrade_to_head(settings.database_url, migrations)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="platform", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run_all = commands.add_parser("standalone", help="all services in one process on embedded defaults")
+    run_all.add_argument("--data-dir", type=Path, default=Path("data"))
+    run_all.add_argument("--host", default="127.0.0.1")
+    for name, help_text in (
+        ("serve", "one service, configured from the environment"),
+        ("migrate", "upgrade one service's database to the latest migration"),
+    ):
+        sub = commands.add_parser(name, help=help_text)
+        sub.add_argument("service", choices=SERVICES)
+    contracts = commands.add_parser("contracts", help="write contracts/ from the code (or --check for drift)")
+    contracts.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    if args.command == "standalone":
+        standalone(args.data_dir, args.host)
+    elif args.command == "serve":
+        serve(args.service)
+    elif args.command == "migrate":
+        migrate(args.service)
+    else:
+        from platform_runner.contracts import write_or_check
+
+        sys.exit(write_or_check(Path("contracts"), check=args.check))
+
+
+if __name__ == "__main__":
+    main()

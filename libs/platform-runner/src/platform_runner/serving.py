@@ -1,0 +1,34 @@
+"""Serving several FastAPI apps from one event loop, with one set of signal handlers for all of them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import Generator, Sequence
+
+import uvicorn
+from fastapi import FastAPI
+
+
+class _Server(uvicorn.Server):
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        # Signals are handled once for all servers in `serve_all`, not by each server.
+        yield
+
+
+async def serve_all(apps: Sequence[tuple[FastAPI, str, int]]) -> None:
+    servers = [
+        _Server(uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False, lifespan="on"))
+        for app, host, port in apps
+    ]
+    loop = asyncio.get_running_loop()
+
+    def stop() -> None:
+        for server in servers:
+            server.should_exit = True
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop)
+    await asyncio.gather(*(server.serve() for server in servers))

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Every service as its own process, on RabbitMQ and PostgreSQL.
+#   POSTGRES_URL  server to put one database per service on (default postgresql://postgres@127.0.0.1:5432)
+#   RABBITMQ_URL  broker (default amqp://guest:guest@127.0.0.1:5672/)
+# Each service may still be configured one by one with its own variables (docs/configuration.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+POSTGRES_URL=${POSTGRES_URL:-postgresql://postgres@127.0.0.1:5432}
+RABBITMQ_URL=${RABBITMQ_URL:-amqp://guest:guest@127.0.0.1:5672/}
+UV=$(command -v uv || echo "python3 -m uv")
+SERVICES=(wallet rating totalizator table-engine tournament-director gateway)
+
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null; wait' EXIT INT TERM
+for service in "${SERVICES[@]}"; do
+  database=${service//-/_}
+  psql "$POSTGRES_URL/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname = '$database'" | grep -q 1 \
+    || psql "$POSTGRES_URL/postgres" -qc "CREATE DATABASE \"$database\""
+  prefix=$(echo "${service//-/_}" | tr '[:lower:]' '[:upper:]')
+  env "${prefix}_DATABASE_URL=${POSTGRES_URL/postgresql:/postgresql+asyncpg:}/$database" \
+      "${prefix}_BUS_URL=$RABBITMQ_URL" \
+      $UV run platform serve "$service" &
+  pids+=($!)
+done
+echo "distributed platform: gateway on http://127.0.0.1:8000 (Ctrl-C stops every service)" >&2
+wait -n "${pids[@]}"

@@ -1,0 +1,1 @@
+"""Adapters of the gateway service: database, bus and HTTP clients."""

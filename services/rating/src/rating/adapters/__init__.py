@@ -1,0 +1,1 @@
+"""Adapters of the rating service: database, bus and HTTP clients."""

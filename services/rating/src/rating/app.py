@@ -1,0 +1,22 @@
+"""The rating service's app factory."""
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from platform_kit.app import create_service_app
+from platform_kit.bus import Transport
+from platform_kit.runtime import ServiceRuntime
+
+from rating.adapters.orm import metadata
+from rating.settings import Settings
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def create_app(settings: Settings | None = None, *, bus: Transport | None = None) -> FastAPI:
+    runtime = ServiceRuntime(settings or Settings(), metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
+    return create_service_app(
+        runtime,
+        title="Rating",
+        description="Ratings with daily decay, skill tiers, the public leaderboard and the sanctions registry.",
+    )

@@ -1,0 +1,1 @@
+"""Adapters of the table-engine service: database, bus and HTTP clients."""

@@ -1,0 +1,1 @@
+"""Adapters of the totalizator service: database, bus and HTTP clients."""

@@ -1,0 +1,1 @@
+"""Adapters of the tournament-director service: database, bus and HTTP clients."""

@@ -1,0 +1,1 @@
+"""Adapters of the wallet service: database, bus and HTTP clients."""
