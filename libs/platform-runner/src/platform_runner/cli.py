@@ -15,19 +15,30 @@ from platform_runner.services import SERVICES, app_factory, package, settings_cl
 from platform_runner.serving import serve_all
 
 
-def standalone(data_dir: Path, host: str) -> None:
-    """All six services in one process: in-memory bus, an SQLite file each under `data_dir`."""
+def standalone(data_dir: Path, host: str, base_port: int) -> None:
+    """All six services in one process: in-memory bus, an SQLite file each under `data_dir`.
+
+    Services listen on `base_port` (the gateway) and the five ports after it, and call each other there.
+    """
     kit_logging.configure("platform")
     bus = InMemoryBus()
+    ports = {service: base_port + offset for offset, service in enumerate(SERVICES)}
+    urls = {f"{service.replace('-', '_')}_url": f"http://{host}:{port}" for service, port in ports.items()}
     apps = []
     for service in SERVICES:
-        settings = settings_class(service)(
-            database_url=f"sqlite+aiosqlite:///{data_dir / service}.db", bus_url="memory://", host=host
+        settings = settings_class(service).model_validate(
+            {
+                "database_url": f"sqlite+aiosqlite:///{data_dir / service}.db",
+                "bus_url": "memory://",
+                "host": host,
+                "port": ports[service],
+                **urls,
+            }
         )
         apps.append((app_factory(service)(settings, bus=bus), host, settings.port))
     print(
-        f"Platform starting (standalone): gateway on http://{host}:8000  (web client /, API docs /docs, "
-        f"OpenAPI /openapi.json); services on ports 8001-8005; data in {data_dir}/",
+        f"Platform starting (standalone): gateway on http://{host}:{base_port}  (web client /, API docs /docs, "
+        f"OpenAPI /openapi.json); services on ports {base_port + 1}-{base_port + 5}; data in {data_dir}/",
         file=sys.stderr,
         flush=True,
     )
@@ -53,6 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     run_all = commands.add_parser("standalone", help="all services in one process on embedded defaults")
     run_all.add_argument("--data-dir", type=Path, default=Path("data"))
     run_all.add_argument("--host", default="127.0.0.1")
+    run_all.add_argument("--base-port", type=int, default=8000, help="gateway port; the others follow it")
     for name, help_text in (
         ("serve", "one service, configured from the environment"),
         ("migrate", "upgrade one service's database to the latest migration"),
@@ -63,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
     contracts.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     if args.command == "standalone":
-        standalone(args.data_dir, args.host)
+        standalone(args.data_dir, args.host, args.base_port)
     elif args.command == "serve":
         serve(args.service)
     elif args.command == "migrate":
