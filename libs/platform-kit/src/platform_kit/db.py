@@ -30,6 +30,7 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine.sync_engine, "begin", _sqlite_begin_immediate)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
 
     @asynccontextmanager
@@ -51,8 +52,16 @@ class Database:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # SQLAlchemy, not the driver, opens transactions (see _sqlite_begin_immediate).
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
+
+
+def _sqlite_begin_immediate(connection: Any) -> None:
+    # A deferred transaction that reads and then writes fails at once (SQLITE_BUSY_SNAPSHOT) when another
+    # connection committed in between; taking the write lock up front makes it wait its turn instead.
+    connection.exec_driver_sql("BEGIN IMMEDIATE")

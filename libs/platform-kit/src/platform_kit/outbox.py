@@ -129,18 +129,26 @@ class OutboxRelay:
         if not self.db.is_sqlite:
             # Several relay replicas share the table: each row is taken by one of them at a time.
             query = query.with_for_update(skip_locked=True)
-        published = 0
         async with self.db.transaction() as session:
             rows = (await session.execute(query)).all()
-            for seq, routing_key, body in rows:
-                try:
-                    await self.transport.publish(Envelope.model_validate_json(body), routing_key=routing_key)
-                except Exception:
-                    await session.execute(update(table).where(table.c.seq == seq).values(attempts=table.c.attempts + 1))
-                    log.warning("outbox publish failed; will retry", extra={"seq": seq}, exc_info=True)
-                    break
-                await session.execute(update(table).where(table.c.seq == seq).values(published_at=datetime.now(UTC)))
-                published += 1
+            # Publishes of one batch are pipelined on the confirming channel: sent in order, confirmed together.
+            outcomes = await asyncio.gather(
+                *(
+                    self.transport.publish(Envelope.model_validate_json(body), routing_key=routing_key)
+                    for _, routing_key, body in rows
+                ),
+                return_exceptions=True,
+            )
+            sent = [seq for (seq, _, _), outcome in zip(rows, outcomes, strict=True) if outcome is None]
+            failed = [seq for (seq, _, _), outcome in zip(rows, outcomes, strict=True) if outcome is not None]
+            if sent:
+                await session.execute(update(table).where(table.c.seq.in_(sent)).values(published_at=datetime.now(UTC)))
+            if failed:
+                await session.execute(
+                    update(table).where(table.c.seq.in_(failed)).values(attempts=table.c.attempts + 1)
+                )
+                log.warning("outbox publish failed; will retry", extra={"failed": len(failed)})
+        published = len(sent)
         self.published_total += published
         return published
 
