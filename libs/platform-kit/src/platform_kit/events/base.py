@@ -31,6 +31,11 @@ class Event(BaseModel):
         EVENT_TYPES[event_type] = cls
 
 
+class Command(Event):
+    """A request addressed to one consumer (e.g. the table-engine shard that owns a table), carried in the same
+    envelope as events but published with an explicit routing key instead of its type."""
+
+
 def model_for(event_type: str) -> type[Event]:
     try:
         return EVENT_TYPES[event_type]
