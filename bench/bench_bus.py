@@ -30,12 +30,14 @@ from platform_kit.testing import RABBITMQ_URL, create_database, drop_database
 PER_TRANSACTION = 10
 
 
-async def run(label: str, db: Database, bus: Transport, events: int) -> tuple[str, int, float, float]:
+async def run(
+    label: str, db: Database, bus: Transport, events: int, concurrency: int = 1
+) -> tuple[str, int, float, float]:
     await create_schema(db)
     await bus.start()
     queue = f"bench-{uuid.uuid4().hex[:8]}"
     inbox = Inbox(metadata.tables["inbox"], db)
-    await bus.subscribe(queue, [CreditGranted.TYPE], inbox.exactly_once(queue, apply_credit))
+    await bus.subscribe(queue, [CreditGranted.TYPE], inbox.exactly_once(queue, apply_credit), concurrency=concurrency)
     outbox = Outbox(metadata.tables["outbox"], producer="bench")
     relay = OutboxRelay(db, outbox, bus, batch_size=500, idle_interval=0.05)
     started = time.perf_counter()
@@ -65,20 +67,22 @@ async def run(label: str, db: Database, bus: Transport, events: int) -> tuple[st
 
 async def main(events: int) -> None:
     rows = []
-    url = await create_database()
-    try:
-        rows.append(await run("RabbitMQ + PostgreSQL", Database(url), RabbitBus(RABBITMQ_URL), events))
-    finally:
-        await drop_database(url)
+    for concurrency in (1, 16):
+        url = await create_database()
+        try:
+            label = f"RabbitMQ + PostgreSQL, {concurrency} in flight"
+            rows.append(await run(label, Database(url), RabbitBus(RABBITMQ_URL), events, concurrency))
+        finally:
+            await drop_database(url)
     with tempfile.TemporaryDirectory() as tmp:
         rows.append(
             await run("in-memory + SQLite", Database(f"sqlite+aiosqlite:///{tmp}/bench.db"), InMemoryBus(), events)
         )
     print(f"\nOutbox → bus → inbox, {events} events, {PER_TRANSACTION} events per producer transaction\n")
-    print(f"| {'transport + database':<24} | {'events':>7} | {'written/s':>10} | {'end-to-end/s':>12} |")
-    print(f"|{'-' * 26}|{'-' * 9}|{'-' * 12}|{'-' * 14}|")
+    print(f"| {'transport + database':<36} | {'events':>7} | {'written/s':>10} | {'end-to-end/s':>12} |")
+    print(f"|{'-' * 38}|{'-' * 9}|{'-' * 12}|{'-' * 14}|")
     for label, count, write_rate, rate in rows:
-        print(f"| {label:<24} | {count:>7} | {write_rate:>10,.0f} | {rate:>12,.0f} |")
+        print(f"| {label:<36} | {count:>7} | {write_rate:>10,.0f} | {rate:>12,.0f} |")
 
 
 if __name__ == "__main__":

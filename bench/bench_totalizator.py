@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import TypeVar
@@ -77,16 +78,16 @@ def build_draw(rng: random.Random) -> Draw:
     return Draw("bench", CLOSE_AT, matches, currencies, jackpot_carried_usd=Fraction(250_000))
 
 
-def weighted(rng: random.Random, table: list[tuple[T, float]], k: int) -> list[T]:
+def weighted(rng: random.Random, table: Sequence[tuple[T, float]], k: int) -> list[T]:
     values, weights = zip(*table, strict=True)
     return rng.choices(values, weights, k=k)
 
 
 def build_coupons(draw: Draw, rng: random.Random, count: int) -> list[Coupon]:
     options = draw.matches[0].options
-    weights = score_weights(options)
+    cumulative = list(itertools.accumulate(score_weights(options)))
     single_bits = [1 << i for i in range(len(options))]
-    picks_by_match = [rng.choices(single_bits, weights, k=count) for _ in draw.matches]
+    picks_by_match = [rng.choices(single_bits, cum_weights=cumulative, k=count) for _ in draw.matches]
     shapes = weighted(rng, SHAPES, count)
     currencies = weighted(
         rng, [(terms, share) for terms, (*_, share) in zip(draw.currencies, CURRENCIES, strict=True)], count
@@ -98,7 +99,7 @@ def build_coupons(draw: Draw, rng: random.Random, count: int) -> list[Coupon]:
         for match_index, picked in zip(rng.sample(range(len(picks)), len(shape)), shape, strict=True):
             mask = 0
             while mask.bit_count() < picked:
-                mask |= 1 << rng.choices(range(len(options)), weights)[0]
+                mask |= rng.choices(single_bits, cum_weights=cumulative)[0]
             picks[match_index] = mask
         bets = math.prod(shape)
         coupons.append(Coupon(f"c{n:07d}", terms.currency, terms.min_stake * bets * multiplier, tuple(picks)))

@@ -36,6 +36,7 @@ class _Subscription:
     queue: str
     routes: list[tuple[str, SessionHandler]] = field(default_factory=list)
     max_deliveries: int = DEFAULT_MAX_DELIVERIES
+    concurrency: int = 1
 
 
 class ServiceRuntime:
@@ -74,14 +75,18 @@ class ServiceRuntime:
         *,
         queue: str | None = None,
         max_deliveries: int = DEFAULT_MAX_DELIVERIES,
+        concurrency: int = 1,
     ) -> None:
         """Apply `handler(session, envelope)` exactly once to each message matching `pattern`.
 
         All patterns of a service share one durable queue (named after the service) unless `queue` is given,
-        e.g. a table-engine shard's command queue.
+        e.g. a table-engine shard's command queue. Messages of a queue are applied in order, one at a time,
+        unless the queue's first registration allows more `concurrency`.
         """
         name = queue or self.name
-        subscription = self._subscriptions.setdefault(name, _Subscription(name, max_deliveries=max_deliveries))
+        subscription = self._subscriptions.setdefault(
+            name, _Subscription(name, max_deliveries=max_deliveries, concurrency=concurrency)
+        )
         subscription.routes.append((pattern, handler))
 
     def in_background(self, task: BackgroundTask) -> None:
@@ -101,6 +106,7 @@ class ServiceRuntime:
                 patterns,
                 self.inbox.exactly_once(subscription.queue, self._dispatcher(subscription)),
                 max_deliveries=subscription.max_deliveries,
+                concurrency=subscription.concurrency,
             )
         self.relay.start()
         self._tasks = [asyncio.create_task(self._keep_running(task)) for task in self._background]

@@ -57,7 +57,9 @@ class InMemoryBus:
         handler: Handler,
         *,
         max_deliveries: int = DEFAULT_MAX_DELIVERIES,
+        concurrency: int = 1,
     ) -> None:
+        # In process, messages are always handled one at a time in order, whatever `concurrency` allows.
         if queue in self._queues:
             raise ValueError(f"queue {queue!r} already has a consumer")
         q = _Queue(queue, list(patterns), handler, max_deliveries)

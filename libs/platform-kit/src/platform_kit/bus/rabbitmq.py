@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 
@@ -78,6 +79,7 @@ class RabbitBus:
         handler: Handler,
         *,
         max_deliveries: int = DEFAULT_MAX_DELIVERIES,
+        concurrency: int = 1,
     ) -> None:
         channel = self._consume_channel
         if channel is None:
@@ -98,7 +100,14 @@ class RabbitBus:
         for pattern in patterns:
             await main.bind(EVENTS_EXCHANGE, routing_key=pattern)
 
+        # aio-pika runs each delivery as its own task; the semaphore (FIFO) keeps queue order when it is 1.
+        in_flight = asyncio.Semaphore(concurrency)
+
         async def on_message(message: AbstractIncomingMessage) -> None:
+            async with in_flight:
+                await handle(message)
+
+        async def handle(message: AbstractIncomingMessage) -> None:
             try:
                 envelope = Envelope.from_bytes(message.body)
             except ValueError:

@@ -31,11 +31,13 @@ class Transport(Protocol):
         handler: Handler,
         *,
         max_deliveries: int = DEFAULT_MAX_DELIVERIES,
+        concurrency: int = 1,
     ) -> None:
         """Deliver every message whose routing key matches one of `patterns` (AMQP topic syntax) to `handler`.
 
         A handler that raises is retried; after `max_deliveries` tries the message goes to the dead-letter
-        queue `<queue>.dead`.
+        queue `<queue>.dead`. With `concurrency` 1 (the default) messages are handled one at a time in queue
+        order; a consumer whose effects commute may allow more in flight for throughput.
         """
 
 
