@@ -29,7 +29,12 @@ def openapi_documents() -> dict[str, Any]:
 
 
 def event_schemas() -> dict[str, Any]:
-    return {event_type: model.model_json_schema() for event_type, model in sorted(EVENT_TYPES.items())}
+    """The platform's messages: those declared in `platform_kit.events` (tests may register their own)."""
+    return {
+        event_type: model.model_json_schema()
+        for event_type, model in sorted(EVENT_TYPES.items())
+        if model.__module__.startswith("platform_kit.events.")
+    }
 
 
 def asyncapi_document(schemas: dict[str, Any]) -> dict[str, Any]:
