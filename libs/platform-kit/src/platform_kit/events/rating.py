@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from platform_kit.events.base import Event
 
 Tier = Literal["GRUPPO_UNO", "GRUPPO_DUE", "GRUPPO_TRE", "LISTED", "CONDIZIONATA", "ESORDIENTE", "INATTIVO"]
 SanctionKind = Literal[
     "written_warning",
-    "chat_ban",
+    "temporary_chat_ban",
+    "permanent_chat_ban",
     "ranking_penalty",
-    "disqualification",
-    "room_ban",
-    "network_ban",
+    "tournament_disqualification",
+    "pending_tournaments_disqualification",
+    "temporary_ban",
     "permanent_ban",
 ]
+BanScope = Literal["room", "network", "room_and_network"]
 
 
 class RatingUpdated(Event):
@@ -43,6 +47,8 @@ class SanctionDecided(Event):
     player_id: str
     kind: SanctionKind
     tournament_id: str | None
+    ban_scope: BanScope | None = None
+    room_id: str | None = Field(None, description="The sanctioning concessionaire, for room bans.")
     starts_at: str
     ends_at: str | None
     ranking_penalty_positions: int = 0
@@ -55,4 +61,4 @@ class SanctionLifted(Event):
     sanction_id: str
     player_id: str
     kind: SanctionKind
-    reason: Literal["expired", "appeal_upheld", "revoked"]
+    reason: Literal["expired", "overturned_on_appeal", "revoked"]

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from .summary import RatingSummary, rating_on
-from .tiers import Tier, is_active, tier_for_rank
+from .summary import RatingSummary
+from .tiers import Tier, active_rating, tier_for_rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,8 @@ class Leaderboard:
     def build(cls, summaries: Iterable[RatingSummary], day: date, *, depth: int | None = None) -> "Leaderboard":
         """The ranking on `day`. With `depth`, only the best `depth` players are kept (a partial sort:
         cheaper for the first pages); ranks and tiers stay exact because everyone is still counted."""
-        keys = [(-rating_on(s, day), s.player_id) for s in summaries if is_active(s.last_day, day)]
+        ratings = ((active_rating(s, day), s.player_id) for s in summaries)
+        keys = [(-rating, player_id) for rating, player_id in ratings if rating is not None]
         if depth is None:
             keys.sort()
             return cls(day, len(keys), keys)
@@ -71,7 +72,7 @@ class Leaderboard:
     def rank_for(self, rating: int) -> int:
         """The rank an active player with this rating holds: 1 + the players rated strictly higher."""
         better = bisect.bisect_left(self._order, (-rating,))
-        if better == self.depth < self.active_count:
+        if better == self.depth and self.depth < self.active_count:
             raise ValueError("rating below the part of the ranking this leaderboard holds")
         return better + 1
 
@@ -79,4 +80,3 @@ class Leaderboard:
         negated_rating, player_id = self._order[index]
         rank = self.rank_for(-negated_rating)
         return LeaderboardEntry(rank, player_id, -negated_rating, tier_for_rank(rank, self.active_count))
-

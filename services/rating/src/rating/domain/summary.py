@@ -5,7 +5,7 @@ Definition. Take the player's awards in day order and fold them day by day:
     value(next award day d) = decay(value(previous award day), d - previous) + the points awarded on d
     rating(D)               = decay(value(last award day <= D), D - that day), and 0 before any award
 `decay` rounds once per step (see `decay`); the rating is therefore the exact sum of points * 0.98^age
-up to at most one micro-point per award day, and it is the same integer in every process, whatever order
+to within half a micro-point per award day, and it is the same integer in every process, whatever order
 the awards arrived in. Same-day awards are simply added, so their order never matters.
 
 The fold's state is the `RatingSummary` (one SQL row): a new award on or after its day updates it in O(1)
@@ -14,7 +14,7 @@ from the player's stored awards (`summarize`), giving exactly what in-order arri
 """
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 
 from .decay import decay
@@ -43,11 +43,11 @@ def apply_award(summary: RatingSummary, award: Award) -> RatingSummary:
     if award.points < 0:
         raise ValueError("points are never negative")
     if summary.last_day is None:
-        return replace(summary, last_day=award.day, value=award.points)
+        return RatingSummary(summary.player_id, award.day, award.points)
     if award.day < summary.last_day:
         raise AwardOutOfOrder(f"award of {award.day} arrived after one of {summary.last_day}: rebuild with summarize()")
     carried = decay(summary.value, (award.day - summary.last_day).days)
-    return replace(summary, last_day=award.day, value=carried + award.points)
+    return RatingSummary(summary.player_id, award.day, carried + award.points)
 
 
 def summarize(player_id: str, awards: Iterable[Award], *, as_of: date | None = None) -> RatingSummary:
@@ -82,14 +82,19 @@ def is_new_award(recorded: Award | None, incoming: Award) -> bool:
 
 def rating_on(summary: RatingSummary, day: date) -> int:
     """The rating in micro-points on `day` (its awards included): fast, from the summary alone."""
+    require_anchored_by(summary, day)
     if summary.last_day is None:
         return 0
-    if day < summary.last_day:
+    return decay(summary.value, (day - summary.last_day).days)
+
+
+def require_anchored_by(summary: RatingSummary, day: date) -> None:
+    """A summary answers for days from its last award on; earlier days need the award history."""
+    if summary.last_day is not None and day < summary.last_day:
         raise SummaryAfterDay(
             f"summary of {summary.player_id} is anchored at {summary.last_day}, after {day}: "
             "use summarize(..., as_of=day)"
         )
-    return decay(summary.value, (day - summary.last_day).days)
 
 
 def rating_as_of(player_id: str, awards: Iterable[Award], day: date) -> int:

@@ -19,8 +19,7 @@ from enum import StrEnum
 from itertools import accumulate
 from types import MappingProxyType
 
-from .errors import SummaryAfterDay
-from .summary import RatingSummary, rating_on
+from .summary import RatingSummary, rating_on, require_anchored_by
 
 ACTIVITY_WINDOW_DAYS = 360
 _PARTS = 5
@@ -68,6 +67,17 @@ def is_active(last_day: date | None, day: date) -> bool:
     return last_day is not None and 0 <= (day - last_day).days < ACTIVITY_WINDOW_DAYS
 
 
+def active_rating(summary: RatingSummary, day: date) -> int | None:
+    """The rating on `day` of a player active that day, None for anyone else; refuses a summary
+    anchored after `day`."""
+    require_anchored_by(summary, day)
+    return rating_on(summary, day) if is_active(summary.last_day, day) else None
+
+
+def _unclassified(summary: RatingSummary) -> Tier:
+    return Tier.ESORDIENTE if summary.last_day is None else Tier.INATTIVO
+
+
 def part_sizes(active_count: int) -> tuple[int, ...]:
     """How many ranks each classified tier holds, best first; the remainder goes to the best tiers."""
     base, extra = divmod(active_count, _PARTS)
@@ -86,7 +96,9 @@ def tier_for_rank(rank: int, active_count: int) -> Tier:
 class TierCutoffs:
     """The whole classification of one day in five numbers: the lowest rating (micro-points) still in
     each classified tier, best tier first (empty when nobody is active). With them a single player's
-    tier is O(1), so a service can store a day's cutoffs and answer any player's tier for that day."""
+    tier is O(1), so a service can store a day's cutoffs and answer any player's tier for that day.
+    They describe the awards known when computed: recompute them when an award dated on or before
+    their day arrives later."""
 
     day: date
     active_count: int
@@ -104,16 +116,8 @@ class TierCutoffs:
 
     def tier_for(self, summary: RatingSummary) -> Tier:
         """The player's tier on `self.day`; the summary must be anchored on or before that day."""
-        if summary.last_day is None:
-            return Tier.ESORDIENTE
-        if summary.last_day > self.day:
-            raise SummaryAfterDay(
-                f"summary of {summary.player_id} is anchored at {summary.last_day}, after {self.day}: "
-                "use summarize(..., as_of=day)"
-            )
-        if not is_active(summary.last_day, self.day):
-            return Tier.INATTIVO
-        return self.classify(rating_on(summary, self.day))
+        rating = active_rating(summary, self.day)
+        return _unclassified(summary) if rating is None else self.classify(rating)
 
     def classify(self, rating: int) -> Tier:
         """The classified tier of an active player's rating on `self.day`."""
@@ -141,12 +145,11 @@ class TierTable:
 def compute_tiers(summaries: Iterable[RatingSummary], day: date) -> TierTable:
     """All tiers on `day` from the per-player summaries, each anchored on or before `day`."""
     known = list(summaries)
-    active_ratings = {s.player_id: rating_on(s, day) for s in known if is_active(s.last_day, day)}
-    cutoffs = TierCutoffs.from_ratings(day, active_ratings.values())
-    tiers: dict[str, Tier] = {}
-    for summary in known:
-        rating = active_ratings.get(summary.player_id)
-        tiers[summary.player_id] = cutoffs.tier_for(summary) if rating is None else cutoffs.classify(rating)
+    ratings = [active_rating(s, day) for s in known]
+    cutoffs = TierCutoffs.from_ratings(day, (r for r in ratings if r is not None))
+    tiers = {
+        s.player_id: _unclassified(s) if r is None else cutoffs.classify(r) for s, r in zip(known, ratings, strict=True)
+    }
     if len(tiers) != len(known):
         raise ValueError("one summary per player")
     return TierTable(cutoffs, MappingProxyType(tiers))
@@ -162,5 +165,5 @@ class TierChange:
 def tier_changes(before: TierTable, after: TierTable) -> tuple[TierChange, ...]:
     """The players whose tier differs between two tables (for tier-changed events), by player id."""
     players = before.tiers.keys() | after.tiers.keys()
-    changes = (TierChange(p, before.tier_of(p), after.tier_of(p)) for p in sorted(players))
-    return tuple(change for change in changes if change.before != change.after)
+    changed = sorted(p for p in players if before.tier_of(p) != after.tier_of(p))
+    return tuple(TierChange(p, before.tier_of(p), after.tier_of(p)) for p in changed)
