@@ -1,7 +1,7 @@
 """Settlement benchmark of the exact-score totalizator: one million coupons, counting vs line expansion.
 
 Builds a draw with the standard 28 results per match and a realistic mix of coupons (mostly single lines,
-some systems up to a few hundred lines; five currencies; popular scores picked more often), then times
+systems of up to 108 lines; five currencies; popular scores picked more often), then times
 
 - `settle`: the service's settlement, counting lines per number right without expanding coupons;
 - `settle_by_expansion` on a subset: the naive settlement that enumerates every line of every coupon;
@@ -96,13 +96,14 @@ def build_coupons(draw: Draw, rng: random.Random, count: int) -> list[Coupon]:
     coupons = []
     for n, (shape, terms, multiplier) in enumerate(zip(shapes, currencies, multipliers, strict=True)):
         picks = [column[n] for column in picks_by_match]
-        for match_index, picked in zip(rng.sample(range(len(picks)), len(shape)), shape, strict=True):
-            mask = 0
-            while mask.bit_count() < picked:
-                mask |= rng.choices(single_bits, cum_weights=cumulative)[0]
-            picks[match_index] = mask
-        bets = math.prod(shape)
-        coupons.append(Coupon(f"c{n:07d}", terms.currency, terms.min_stake * bets * multiplier, tuple(picks)))
+        if shape:  # a system: several picks on some matches
+            for match_index, picked in zip(rng.sample(range(len(picks)), len(shape)), shape, strict=True):
+                mask = 0
+                while mask.bit_count() < picked:
+                    mask |= rng.choices(single_bits, cum_weights=cumulative)[0]
+                picks[match_index] = mask
+        amount = terms.min_stake * math.prod(shape) * multiplier
+        coupons.append(Coupon(f"c{n:07d}", terms.currency, amount, tuple(picks)))
     return coupons
 
 
@@ -162,8 +163,11 @@ def main() -> None:
     ratio = (naive_time / len(subset)) / (settle_time / len(coupons))
     print(f"naive expansion / counting, per coupon: {ratio:,.0f}x "
           f"(same subset: {naive_time / subset_counting_time:,.0f}x)")  # fmt: skip
-    verdict = "MET" if settle_time < 10 and len(coupons) >= 1_000_000 else "not met"
-    print(f"goal, 1,000,000 coupons settled in < 10 s: {verdict} ({settle_time:.2f} s for {len(coupons):,})")
+    if len(coupons) < 1_000_000:
+        verdict = f"not measured: run with --coupons 1000000 ({settle_time:.2f} s for {len(coupons):,})"
+    else:
+        verdict = f"{'MET' if settle_time < 10 else 'MISSED'} ({settle_time:.2f} s for {len(coupons):,})"
+    print(f"goal, 1,000,000 coupons settled in < 10 s: {verdict}")
     print(f"winning coupons: {len(settlement.payouts):,}; pool USD {float(settlement.pool_usd):,.2f}; "
           f"jackpot next USD {float(settlement.jackpot.next_usd):,.2f}")  # fmt: skip
 

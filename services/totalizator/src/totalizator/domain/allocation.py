@@ -61,6 +61,8 @@ class Coefficient:
 
 @dataclass(frozen=True, slots=True)
 class Allocation:
+    """Where the prize fund and the jackpot go, and what each winning number right is paid per unit staked."""
+
     prize_fund_usd: Fraction
     categories: tuple[CategoryOutcome, ...]
     jackpot_parts: tuple[JackpotPart, ...]
@@ -96,8 +98,8 @@ def allocate(
 
     won = [lines_at_least[share.min_right] > 0 for share in shares]
     if any(won):
-        unwon_fund = sum((share.share * pool_usd for share, w in zip(shares, won) if not w), ZERO)
-        funds = [share.share * pool_usd if w else ZERO for share, w in zip(shares, won)]
+        unwon_fund = sum((share.share * pool_usd for share, w in zip(shares, won, strict=True) if not w), ZERO)
+        funds = [share.share * pool_usd if w else ZERO for share, w in zip(shares, won, strict=True)]
         funds[won.index(True)] += unwon_fund * UNWON_TO_TOP_CATEGORY  # T-3.2: the won category most right
         carried = unwon_fund * (1 - UNWON_TO_TOP_CATEGORY)
     else:  # T-3.3: nobody has 2 right, the whole prize fund goes to the next jackpot
@@ -113,7 +115,7 @@ def allocate(
             winning_stake_usd=stake_at_least[share.min_right],
             bets=lines_at_least[share.min_right],
         )
-        for number, (share, fund) in enumerate(zip(shares, funds), start=1)
+        for number, (share, fund) in enumerate(zip(shares, funds, strict=True), start=1)
     )
     parts = tuple(
         JackpotPart(
@@ -126,17 +128,16 @@ def allocate(
         for part in JACKPOT_PARTS[void_count]
     )
 
+    # What a bet takes part in: the categories and jackpot parts whose threshold it reaches (T-6.1).
+    shared: list[CategoryOutcome | JackpotPart] = [*categories, *parts]
+    funded = [taken for taken in shared if taken.fund_usd]
     coefficients = []
     topup = ZERO
     for right in range(MIN_RIGHT_TO_WIN, len(lines_by_right)):
         if not lines_by_right[right]:
             continue
         pool_coefficient = sum(
-            (
-                taken.fund_usd / taken.winning_stake_usd
-                for taken in (*categories, *parts)
-                if taken.min_right <= right and taken.fund_usd
-            ),
+            (taken.fund_usd / taken.winning_stake_usd for taken in funded if taken.min_right <= right),
             ZERO,
         )
         paid = max(pool_coefficient, MIN_COEFFICIENT)  # T-6.2

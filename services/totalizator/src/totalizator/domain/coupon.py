@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from totalizator.domain.currency import format_minor
-from totalizator.domain.draw import MATCH_COUNT, Draw
+from totalizator.domain.draw import MATCH_COUNT, Draw, Match
 from totalizator.domain.errors import CouponRejected, RejectionCode
 
 ADULT_AGE = 18  # T-1.4
@@ -48,31 +48,39 @@ def encode_picks(draw: Draw, picks: Sequence[Iterable[str]]) -> tuple[int, ...]:
     """Option labels picked per match (match 1 first) as bitmasks; CouponRejected if they do not fit."""
     if len(picks) != MATCH_COUNT:
         raise CouponRejected(RejectionCode.WRONG_MATCH_COUNT, f"a coupon picks results for all {MATCH_COUNT} matches")
-    masks = []
-    for match, labels in zip(draw.matches, picks, strict=True):
-        mask = 0
-        for label in labels:
-            try:
-                bit = 1 << match.option_index(label)
-            except KeyError:
-                raise CouponRejected(
-                    RejectionCode.OPTION_NOT_OFFERED, f"match {match.no} does not offer {label!r}"
-                ) from None
-            if mask & bit:
-                raise CouponRejected(RejectionCode.DUPLICATE_OPTION, f"match {match.no}: {label!r} is picked twice")
-            mask |= bit
-        if not mask:
-            raise CouponRejected(RejectionCode.NO_OPTION_PICKED, f"match {match.no}: pick at least one result")
-        masks.append(mask)
-    return tuple(masks)
+    return tuple(encode_match_picks(match, labels) for match, labels in zip(draw.matches, picks, strict=True))
+
+
+def encode_match_picks(match: Match, labels: Iterable[str]) -> int:
+    """The bitmask of the options picked on one match; CouponRejected for none, unknown or repeated."""
+    mask = 0
+    for label in labels:
+        try:
+            bit = 1 << match.option_index(label)
+        except KeyError:
+            raise CouponRejected(
+                RejectionCode.OPTION_NOT_OFFERED, f"match {match.no} does not offer {label!r}"
+            ) from None
+        if mask & bit:
+            raise CouponRejected(RejectionCode.DUPLICATE_OPTION, f"match {match.no}: {label!r} is picked twice")
+        mask |= bit
+    if not mask:
+        raise CouponRejected(RejectionCode.NO_OPTION_PICKED, f"match {match.no}: pick at least one result")
+    return mask
+
+
+def picked_indices(mask: int) -> list[int]:
+    """Option indices set in a pick mask, in option order."""
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 def decode_picks(draw: Draw, picks: Sequence[int]) -> tuple[tuple[str, ...], ...]:
-    """The option labels behind pick masks, per match, in each match's option order."""
-    return tuple(
-        tuple(label for i, label in enumerate(match.options) if mask >> i & 1)
-        for match, mask in zip(draw.matches, picks, strict=True)
-    )
+    """The option labels behind a coupon's pick masks, per match, in each match's option order."""
+    return tuple(decode_match_picks(match, mask) for match, mask in zip(draw.matches, picks, strict=True))
+
+
+def decode_match_picks(match: Match, mask: int) -> tuple[str, ...]:
+    return tuple(match.options[i] for i in picked_indices(mask))
 
 
 def is_adult(birth_date: date, today: date) -> bool:

@@ -1,10 +1,13 @@
-"""Currencies: how many decimal places each ISO 4217 currency's minor unit has.
+"""Currencies and decimal amounts: minor units per ISO 4217 currency, exact decimal notation.
 
 Stakes and payouts are integer counts of a currency's minor unit (T-6.3 floors payouts to it); turning an
-amount into US dollars (T-2.3) needs to know how many minor units make one major unit.
+amount into US dollars (T-2.3) needs to know how many minor units make one major unit. Rates and jackpots
+are exact decimals, so every dollar amount derived from them has a finite decimal expansion.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 # ISO 4217 currencies whose minor unit is not a hundredth.
 _EXPONENT_EXCEPTIONS: dict[str, int] = {
@@ -194,6 +197,18 @@ def minor_unit_exponent(currency: str) -> int:
     if currency in _TWO_DECIMAL_CURRENCIES:
         return 2
     raise KeyError(f"{currency!r} is not an ISO 4217 currency code")
+
+
+def decimal_places(value: Fraction) -> int | None:
+    """Places of a rational's exact decimal expansion (1/8 -> 3), None when it never ends (1/3)."""
+    rest, places = value.denominator, 0
+    for prime in (2, 5):
+        power = 0
+        while rest % prime == 0:
+            rest //= prime
+            power += 1
+        places = max(places, power)
+    return places if rest == 1 else None
 
 
 def format_minor(amount: int, exponent: int) -> str:

@@ -7,11 +7,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 
-from totalizator.domain.currency import minor_unit_exponent
+from totalizator.domain.currency import decimal_places, minor_unit_exponent
 from totalizator.domain.errors import InvalidDraw
 from totalizator.domain.options import check_options, option_for_score
 
 MATCH_COUNT = 8  # T-2.1
+
+
+def _require_decimal(value: Fraction, what: str) -> None:
+    """Rates and jackpots are announced, and published (T-8.2), as exact decimals."""
+    if decimal_places(value) is None:
+        raise InvalidDraw(f"{what} must be an exact decimal, got {value}")
 
 
 def _require_aware(moment: datetime, what: str) -> None:
@@ -42,6 +48,7 @@ class CurrencyTerms:
             raise InvalidDraw(f"{self.currency}: the minimum stake must be positive, got {self.min_stake}")
         if self.usd_rate <= 0:
             raise InvalidDraw(f"{self.currency}: the USD rate must be positive, got {self.usd_rate}")
+        _require_decimal(self.usd_rate, f"{self.currency}: the USD rate")
         if self.currency == "USD" and self.usd_rate != 1:
             raise InvalidDraw(f"the USD rate of USD is 1, got {self.usd_rate}")
 
@@ -114,8 +121,10 @@ class Draw:
         terms = {t.currency: t for t in self.currencies}
         if len(terms) != len(self.currencies) or not terms:
             raise InvalidDraw("a draw accepts one or more currencies, each listed once")
-        if self.jackpot_carried_usd < 0 or self.jackpot_topup_usd < 0:
-            raise InvalidDraw("jackpot amounts cannot be negative")
+        for amount, what in [(self.jackpot_carried_usd, "the jackpot carried"), (self.jackpot_topup_usd, "the top-up")]:
+            if amount < 0:
+                raise InvalidDraw(f"{what} cannot be negative")
+            _require_decimal(amount, what)
         object.__setattr__(self, "_terms", terms)
 
     @property
