@@ -50,6 +50,9 @@ class ServiceSettings(BaseSettings):
         "dev-internal-token",
         description="Shared secret that service-to-service REST calls carry in `X-Internal-Token`.",
     )
+    table_engine_shards: int = Field(
+        1, ge=1, description="Number of table-engine shards; a table's shard is crc32(table id) mod this number."
+    )
     gateway_url: str = Field(default_url("gateway"), description="Base URL of the gateway.")
     tournament_director_url: str = Field(default_url("tournament-director"), description="Base URL of the director.")
     table_engine_url: str = Field(default_url("table-engine"), description="Base URL of the table engine.")
