@@ -18,6 +18,8 @@ from platform_kit.metrics import HttpMetrics, MetricsMiddleware
 from platform_kit.runtime import ServiceRuntime
 
 access_log = logging.getLogger("platform.access")
+# Probes and scrapes arrive every few seconds from every replica: logging them would drown the real requests.
+QUIET_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
 
 class CorrelationMiddleware:
@@ -40,6 +42,9 @@ class CorrelationMiddleware:
             if message["type"] == "http.response.start":
                 message.setdefault("headers", [])
                 message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
+                if scope.get("path") in QUIET_PATHS:
+                    await send(message)
+                    return
                 access_log.info(
                     "request",
                     extra={

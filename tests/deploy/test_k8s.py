@@ -1,0 +1,512 @@
+"""deploy/k8s: the dev and prod overlays, rendered, checked against the Kubernetes 1.30 schemas and against the
+services themselves: names, ports, environment variables, probes, selectors, secrets, policies."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import kubernetes_validate
+import pytest
+import referencing
+import yaml
+from platform_kit.settings import SERVICE_PORTS
+from platform_runner.services import SERVICES, settings_class
+
+ROOT = Path(__file__).resolve().parents[2]
+K8S = ROOT / "deploy" / "k8s"
+OVERLAYS = ("dev", "prod")
+KUBERNETES_VERSION = "1.30"
+SCHEMAS = Path(__file__).parent / "schemas"
+# Custom resources the validator does not know, checked against hand-written schemas in schemas/.
+CUSTOM_SCHEMAS = {
+    ("rabbitmq.com/v1beta1", "RabbitmqCluster"): "rabbitmqcluster.rabbitmq.com-v1beta1.json",
+    ("monitoring.coreos.com/v1", "PodMonitor"): "podmonitor.monitoring.coreos.com-v1.json",
+    ("monitoring.coreos.com/v1", "PrometheusRule"): "prometheusrule.monitoring.coreos.com-v1.json",
+}
+NAME = "app.kubernetes.io/name"
+COMPONENT = "app.kubernetes.io/component"
+STATEFUL = "table-engine"
+STATELESS = [s for s in SERVICES if s != STATEFUL]
+# Secrets an operator writes, not this deployment: the RabbitMQ cluster operator's default user of cluster `rabbitmq`.
+OPERATOR_SECRETS = {"rabbitmq-default-user": {"username", "password", "host", "port", "connection_string"}}
+
+
+Manifest = dict[str, Any]
+
+
+# -- helpers -------------------------------------------------------------------------------------------------
+def environment_prefix(service: str) -> str:
+    prefix: str = settings_class(service).model_config["env_prefix"]
+    return prefix
+
+
+@pytest.fixture(params=OVERLAYS)
+def manifests(request: pytest.FixtureRequest, rendered: dict[str, list[Manifest]]) -> list[Manifest]:
+    return rendered[request.param]
+
+
+def of_kind(manifests: list[Manifest], kind: str) -> list[Manifest]:
+    return [m for m in manifests if m["kind"] == kind]
+
+
+def one(manifests: list[Manifest], kind: str, name: str) -> Manifest:
+    found = [m for m in of_kind(manifests, kind) if m["metadata"]["name"] == name]
+    assert len(found) == 1, f"expected one {kind} {name}, found {len(found)}"
+    return found[0]
+
+
+def workloads(manifests: list[Manifest]) -> list[Manifest]:
+    return of_kind(manifests, "Deployment") + of_kind(manifests, "StatefulSet")
+
+
+def pod_owners(manifests: list[Manifest]) -> list[Manifest]:
+    """Everything that has a pod template: the servers and the migration Jobs."""
+    return workloads(manifests) + of_kind(manifests, "Job")
+
+
+def pod_labels(owner: Manifest) -> dict[str, str]:
+    labels: dict[str, str] = owner["spec"]["template"]["metadata"]["labels"]
+    return labels
+
+
+def pod_spec(owner: Manifest) -> dict[str, Any]:
+    spec: dict[str, Any] = owner["spec"]["template"]["spec"]
+    return spec
+
+
+def selects(selector: dict[str, str], labels: dict[str, str]) -> bool:
+    return all(labels.get(key) == value for key, value in selector.items())
+
+
+def selected_owners(manifests: list[Manifest], selector: dict[str, str]) -> list[Manifest]:
+    return [owner for owner in pod_owners(manifests) if selects(selector, pod_labels(owner))]
+
+
+def config_map_keys(manifests: list[Manifest], container: dict[str, Any]) -> set[str]:
+    keys: set[str] = set()
+    for source in container.get("envFrom", []):
+        assert set(source) == {"configMapRef"}, "only ConfigMaps are loaded whole; Secrets are picked key by key"
+        keys |= set(one(manifests, "ConfigMap", source["configMapRef"]["name"])["data"])
+    return keys
+
+
+def environment(manifests: list[Manifest], container: dict[str, Any]) -> set[str]:
+    return {variable["name"] for variable in container.get("env", [])} | config_map_keys(manifests, container)
+
+
+def secret_references(manifests: list[Manifest]) -> Iterator[tuple[str, str]]:
+    for owner in pod_owners(manifests):
+        for container in pod_spec(owner)["containers"]:
+            for variable in container.get("env", []):
+                reference = variable.get("valueFrom", {}).get("secretKeyRef")
+                if reference:
+                    yield reference["name"], reference["key"]
+
+
+def cpu(quantity: str | int) -> float:
+    text = str(quantity)
+    return int(text[:-1]) / 1000 if text.endswith("m") else float(text)
+
+
+def kubectl_kustomize(overlay: str) -> list[Manifest]:
+    output = subprocess.run(
+        ["kubectl", "kustomize", str(K8S / "overlays" / overlay)], check=True, capture_output=True, text=True
+    ).stdout
+    return [doc for doc in yaml.safe_load_all(output) if doc is not None]
+
+
+def custom_resource_validator(manifest: Manifest) -> jsonschema.protocols.Validator:
+    common = json.loads((SCHEMAS / "common.json").read_text())
+    schema = json.loads((SCHEMAS / CUSTOM_SCHEMAS[manifest["apiVersion"], manifest["kind"]]).read_text())
+    registry: referencing.Registry[Any] = referencing.Registry().with_resource(
+        "https://platform.invalid/schemas/common.json", referencing.Resource.from_contents(common)
+    )
+    return jsonschema.Draft202012Validator(schema, registry=registry)
+
+
+def validate(manifest: Manifest) -> None:
+    if (manifest["apiVersion"], manifest["kind"]) in CUSTOM_SCHEMAS:
+        custom_resource_validator(manifest).validate(manifest)
+    else:
+        kubernetes_validate.validate(manifest, KUBERNETES_VERSION, strict=True)
+
+
+# -- rendering and schemas -----------------------------------------------------------------------------------
+def test_every_object_has_a_unique_kind_and_name(manifests: list[Manifest]) -> None:
+    keys = [(m["kind"], m["metadata"]["name"]) for m in manifests]
+    assert len(keys) == len(set(keys))
+
+
+def test_every_object_validates_against_its_schema(manifests: list[Manifest]) -> None:
+    """Kubernetes 1.30 schemas, strict (no unknown fields); hand-written schemas for the three custom resources."""
+    for manifest in manifests:
+        validate(manifest)
+
+
+def test_schemas_reject_an_unknown_field(rendered: dict[str, list[Manifest]]) -> None:
+    """The schema checks are not vacuous: a misspelt field fails, built-in or custom."""
+    deployment = one(rendered["dev"], "Deployment", "wallet")
+    broken = json.loads(json.dumps(deployment))
+    broken["spec"]["template"]["spec"]["containers"][0]["readinesProbe"] = {}
+    with pytest.raises(kubernetes_validate.ValidationError):
+        validate(broken)
+    cluster = json.loads(json.dumps(one(rendered["dev"], "RabbitmqCluster", "rabbitmq")))
+    cluster["spec"]["replica"] = 3
+    with pytest.raises(jsonschema.ValidationError):
+        validate(cluster)
+
+
+def test_validation_needs_no_network(rendered: dict[str, list[Manifest]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """kubernetes-validate reads the schemas shipped inside the package."""
+
+    def no_network(*_: object, **__: object) -> None:
+        raise AssertionError("schema validation tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    validate(one(rendered["prod"], "StatefulSet", "table-engine"))
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_renderer_agrees_with_kustomize(overlay: str, rendered: dict[str, list[Manifest]]) -> None:
+    """The tests' own renderer produces what `kubectl kustomize` (Kustomize inside kubectl) produces."""
+    if shutil.which("kubectl") is None:
+        pytest.skip("kubectl is not installed: the test renderer is not compared with Kustomize itself")
+
+    def keyed(manifests: list[Manifest]) -> dict[tuple[str, str], Manifest]:
+        return {(m["kind"], m["metadata"]["name"]): m for m in manifests}
+
+    assert keyed(rendered[overlay]) == keyed(kubectl_kustomize(overlay))
+
+
+def test_renderer_refuses_what_it_does_not_implement(
+    tmp_path: Path, render_kustomization: Callable[[Path], list[Manifest]]
+) -> None:
+    (tmp_path / "kustomization.yaml").write_text("resources: []\ncommonLabels: {team: poker}\n")
+    with pytest.raises(NotImplementedError, match="commonLabels"):
+        render_kustomization(tmp_path)
+
+
+# -- the six services ----------------------------------------------------------------------------------------
+def test_each_service_has_workload_service_config_budget_and_migration_job(manifests: list[Manifest]) -> None:
+    assert sorted(w["metadata"]["name"] for w in workloads(manifests)) == sorted(SERVICES)
+    for service in SERVICES:
+        one(manifests, "StatefulSet" if service == STATEFUL else "Deployment", service)
+        one(manifests, "Service", service)
+        one(manifests, "ConfigMap", f"{service}-config")
+        one(manifests, "PodDisruptionBudget", service)
+        one(manifests, "Job", f"{service}-migrate")
+
+
+def test_containers_run_their_own_service(manifests: list[Manifest]) -> None:
+    """`platform serve SERVICE` in the servers, `platform migrate SERVICE` in the Jobs, SERVICE = the name label."""
+    for owner in pod_owners(manifests):
+        service = pod_labels(owner)[NAME]
+        (container,) = pod_spec(owner)["containers"]
+        command = "migrate" if owner["kind"] == "Job" else "serve"
+        assert container["args"] == [command, service]
+        assert pod_labels(owner)[COMPONENT] == ("migration" if command == "migrate" else "server")
+        assert container["image"].split(":")[0].endswith("poker-platform")
+
+
+def test_ports_agree_with_the_settings(manifests: list[Manifest]) -> None:
+    for service in SERVICES:
+        port = SERVICE_PORTS[service]
+        config = one(manifests, "ConfigMap", f"{service}-config")["data"]
+        assert config[f"{environment_prefix(service)}PORT"] == str(port)
+        owner = one(manifests, "StatefulSet" if service == STATEFUL else "Deployment", service)
+        assert pod_spec(owner)["containers"][0]["ports"] == [{"name": "http", "containerPort": port, "protocol": "TCP"}]
+        assert [p["port"] for p in one(manifests, "Service", service)["spec"]["ports"]] == [port]
+
+
+def test_every_service_selects_server_pods_on_existing_ports(manifests: list[Manifest]) -> None:
+    for service in of_kind(manifests, "Service"):
+        if service["spec"].get("type") == "ExternalName":
+            continue
+        owners = selected_owners(manifests, service["spec"]["selector"])
+        assert owners, f"Service {service['metadata']['name']} selects no pod"
+        assert all(pod_labels(o)[COMPONENT] == "server" for o in owners), "a Service must not select migration pods"
+        for port in service["spec"]["ports"]:
+            for owner in owners:
+                names = {p["name"] for c in pod_spec(owner)["containers"] for p in c.get("ports", [])}
+                assert port["targetPort"] in names
+
+
+def test_environment_variables_are_settings_fields(manifests: list[Manifest], pending_settings: frozenset[str]) -> None:
+    """Every variable a pod gets is `<SERVICE>_<FIELD>` for a field of that service's settings class."""
+    for owner in pod_owners(manifests):
+        service = pod_labels(owner)[NAME]
+        prefix = environment_prefix(service)
+        fields = settings_class(service).model_fields
+        for container in pod_spec(owner)["containers"]:
+            for name in environment(manifests, container):
+                assert name.startswith(prefix), f"{service} gets {name}, outside its prefix {prefix}"
+                assert name[len(prefix) :].lower() in fields or name in pending_settings, f"{name} is not a setting"
+
+
+def test_servers_get_database_bus_and_internal_token_from_secrets(manifests: list[Manifest]) -> None:
+    for owner in workloads(manifests):
+        prefix = environment_prefix(pod_labels(owner)[NAME])
+        env = {v["name"]: v for v in pod_spec(owner)["containers"][0]["env"]}
+        for field in ("DATABASE_URL", "BUS_URL", "INTERNAL_TOKEN"):
+            assert "secretKeyRef" in env[prefix + field]["valueFrom"]
+
+
+def test_service_urls_point_at_the_services(manifests: list[Manifest]) -> None:
+    for service in SERVICES:
+        config = one(manifests, "ConfigMap", f"{service}-config")["data"]
+        assert config[f"{environment_prefix(service)}HOST"] == "0.0.0.0"
+        assert config[f"{environment_prefix(service)}MIGRATE_ON_START"] == "false"
+        for other in SERVICES:
+            url = config[f"{environment_prefix(service)}{environment_prefix(other)}URL"]
+            assert url == f"http://{other}:{SERVICE_PORTS[other]}"
+            assert SERVICE_PORTS[other] in [p["port"] for p in one(manifests, "Service", other)["spec"]["ports"]]
+
+
+def test_probes_use_healthz_and_readyz(manifests: list[Manifest]) -> None:
+    for owner in workloads(manifests):
+        (container,) = pod_spec(owner)["containers"]
+        for probe, path in (("startupProbe", "/healthz"), ("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):
+            assert container[probe]["httpGet"] == {"path": path, "port": "http"}, f"{owner['metadata']['name']} {probe}"
+
+
+def test_every_container_has_requests_and_limits(manifests: list[Manifest]) -> None:
+    for owner in pod_owners(manifests):
+        for container in pod_spec(owner)["containers"]:
+            for bound in ("requests", "limits"):
+                assert set(container["resources"][bound]) == {"cpu", "memory"}
+            assert cpu(container["resources"]["requests"]["cpu"]) <= cpu(container["resources"]["limits"]["cpu"])
+
+
+def test_pods_meet_the_restricted_pod_security_standard(manifests: list[Manifest]) -> None:
+    """Non-root (the Dockerfile's user), read-only root filesystem with a writable /tmp, no capabilities, no
+    Kubernetes API token, and no service-link variables (they would collide with settings, e.g. WALLET_PORT)."""
+    for owner in pod_owners(manifests):
+        spec = pod_spec(owner)
+        assert spec["securityContext"] == {
+            "runAsNonRoot": True,
+            "runAsUser": 10001,
+            "runAsGroup": 10001,
+            "seccompProfile": {"type": "RuntimeDefault"},
+        }
+        assert spec["automountServiceAccountToken"] is False
+        assert spec["enableServiceLinks"] is False
+        assert {"name": "tmp", "emptyDir": {"sizeLimit": "64Mi"}} in spec["volumes"]
+        for container in spec["containers"]:
+            assert container["securityContext"] == {
+                "allowPrivilegeEscalation": False,
+                "readOnlyRootFilesystem": True,
+                "capabilities": {"drop": ["ALL"]},
+            }
+            assert {"name": "tmp", "mountPath": "/tmp"} in container["volumeMounts"]
+
+
+# -- table engine shards, autoscaling, disruption budgets ----------------------------------------------------
+def test_table_engine_shards_have_stable_identities(manifests: list[Manifest]) -> None:
+    engine = one(manifests, "StatefulSet", STATEFUL)
+    headless = one(manifests, "Service", engine["spec"]["serviceName"])
+    assert headless["spec"]["clusterIP"] == "None"
+    assert selects(headless["spec"]["selector"], pod_labels(engine))
+    env = {v["name"]: v for v in pod_spec(engine)["containers"][0]["env"]}
+    assert env["TABLE_ENGINE_SHARD_NAME"]["valueFrom"] == {"fieldRef": {"fieldPath": "metadata.name"}}
+    assert STATEFUL not in [h["spec"]["scaleTargetRef"]["name"] for h in of_kind(manifests, "HorizontalPodAutoscaler")]
+    assert one(manifests, "PodDisruptionBudget", STATEFUL)["spec"] == {
+        "maxUnavailable": 1,
+        "selector": {"matchLabels": {NAME: STATEFUL, COMPONENT: "server"}},
+    }
+
+
+def test_autoscalers_own_the_stateless_services(manifests: list[Manifest]) -> None:
+    autoscalers = of_kind(manifests, "HorizontalPodAutoscaler")
+    assert sorted(h["spec"]["scaleTargetRef"]["name"] for h in autoscalers) == sorted(STATELESS)
+    for autoscaler in autoscalers:
+        assert autoscaler["apiVersion"] == "autoscaling/v2"
+        target = autoscaler["spec"]["scaleTargetRef"]
+        deployment = one(manifests, target["kind"], target["name"])
+        assert "replicas" not in deployment["spec"], "a fixed count would fight the autoscaler on every apply"
+        assert 2 <= autoscaler["spec"]["minReplicas"] < autoscaler["spec"]["maxReplicas"]
+
+
+def test_disruption_budgets_select_one_workload_and_allow_a_drain(manifests: list[Manifest]) -> None:
+    minimum = {
+        h["spec"]["scaleTargetRef"]["name"]: h["spec"]["minReplicas"]
+        for h in of_kind(manifests, "HorizontalPodAutoscaler")
+    }
+    for budget in of_kind(manifests, "PodDisruptionBudget"):
+        name = budget["metadata"]["name"]
+        assert [
+            o["metadata"]["name"] for o in selected_owners(manifests, budget["spec"]["selector"]["matchLabels"])
+        ] == [name]
+        if name in minimum:
+            assert budget["spec"]["minAvailable"] < minimum[name], f"{name}: the budget would block every drain"
+
+
+def test_prod_runs_more_and_bigger_with_stricter_budgets(rendered: dict[str, list[Manifest]]) -> None:
+    dev, prod = rendered["dev"], rendered["prod"]
+    for service in STATELESS:
+        assert (
+            one(prod, "HorizontalPodAutoscaler", service)["spec"]["minReplicas"]
+            > one(dev, "HorizontalPodAutoscaler", service)["spec"]["minReplicas"]
+        )
+        assert (
+            one(prod, "PodDisruptionBudget", service)["spec"]["minAvailable"]
+            > one(dev, "PodDisruptionBudget", service)["spec"]["minAvailable"]
+        )
+    for service in SERVICES:
+        kind = "StatefulSet" if service == STATEFUL else "Deployment"
+        requests = [
+            pod_spec(one(overlay, kind, service))["containers"][0]["resources"]["requests"] for overlay in (dev, prod)
+        ]
+        assert cpu(requests[1]["cpu"]) > cpu(requests[0]["cpu"])
+    assert (
+        one(prod, "StatefulSet", STATEFUL)["spec"]["replicas"] > one(dev, "StatefulSet", STATEFUL)["spec"]["replicas"]
+    )
+    assert one(prod, "RabbitmqCluster", "rabbitmq")["spec"]["replicas"] == 3
+
+
+# -- dependencies: secrets, PostgreSQL, RabbitMQ -------------------------------------------------------------
+def test_dev_secret_references_resolve(rendered: dict[str, list[Manifest]]) -> None:
+    provided = {s["metadata"]["name"]: set(s["stringData"]) for s in of_kind(rendered["dev"], "Secret")}
+    provided |= OPERATOR_SECRETS
+    for name, key in secret_references(rendered["dev"]):
+        assert key in provided.get(name, set()), f"secret {name} has no key {key}"
+
+
+def test_prod_commits_no_secret_and_needs_only_those_dev_shows(rendered: dict[str, list[Manifest]]) -> None:
+    """Production Secrets are created outside the repository, with the names and keys dev has placeholders for."""
+    assert of_kind(rendered["prod"], "Secret") == []
+    assert set(secret_references(rendered["prod"])) == set(secret_references(rendered["dev"]))
+
+
+def test_dev_secrets_are_placeholders_matching_the_local_databases(rendered: dict[str, list[Manifest]]) -> None:
+    """The dev DSNs use the role = password = database convention of deploy/docker/postgres-init."""
+    for service in SERVICES:
+        database = service.replace("-", "_")
+        url = one(rendered["dev"], "Secret", f"{service}-database")["stringData"]["url"]
+        assert url == f"postgresql+asyncpg://{database}:{database}@postgres:5432/{database}"
+    assert "not-secret" in one(rendered["dev"], "Secret", "platform-internal-token")["stringData"]["token"]
+
+
+def test_postgres_is_an_external_name_each_overlay_sets(manifests: list[Manifest]) -> None:
+    alias = one(manifests, "Service", "postgres")["spec"]
+    assert alias["type"] == "ExternalName"
+    base = yaml.safe_load((K8S / "base" / "postgres.yaml").read_text())["spec"]["externalName"]
+    assert alias["externalName"] != base
+
+
+def test_rabbitmq_cluster_backs_the_bus_url_secret(manifests: list[Manifest]) -> None:
+    cluster = one(manifests, "RabbitmqCluster", "rabbitmq")
+    assert f"{cluster['metadata']['name']}-default-user" in OPERATOR_SECRETS
+    assert {"rabbitmq_shovel", "rabbitmq_shovel_management"} <= set(cluster["spec"]["rabbitmq"]["additionalPlugins"])
+    assert "prometheus.return_per_object_metrics = true" in cluster["spec"]["rabbitmq"]["additionalConfig"]
+    assert cluster["spec"]["service"]["type"] == "ClusterIP"
+
+
+# -- exposure, network policies, monitoring ------------------------------------------------------------------
+def test_only_the_gateway_is_exposed(manifests: list[Manifest]) -> None:
+    assert {s["spec"].get("type", "ClusterIP") for s in of_kind(manifests, "Service")} <= {"ClusterIP", "ExternalName"}
+    (ingress,) = of_kind(manifests, "Ingress")
+    backends = [p["backend"]["service"] for rule in ingress["spec"]["rules"] for p in rule["http"]["paths"]]
+    assert backends == [{"name": "gateway", "port": {"name": "http"}}]
+    assert [p["name"] for p in one(manifests, "Service", "gateway")["spec"]["ports"]] == ["http"]
+
+
+def test_ingress_keeps_websocket_streams_open(manifests: list[Manifest]) -> None:
+    (ingress,) = of_kind(manifests, "Ingress")
+    annotations = ingress["metadata"]["annotations"]
+    for timeout in ("proxy-read-timeout", "proxy-send-timeout"):
+        assert int(annotations[f"nginx.ingress.kubernetes.io/{timeout}"]) >= 3600
+
+
+def test_network_policies_deny_by_default_and_admit_outsiders_only_to_the_gateway(manifests: list[Manifest]) -> None:
+    policies = {p["metadata"]["name"]: p["spec"] for p in of_kind(manifests, "NetworkPolicy")}
+    deny = policies["platform-default-deny"]
+    assert deny["podSelector"] == {"matchLabels": {"app.kubernetes.io/part-of": "platform"}}
+    assert deny["policyTypes"] == ["Ingress", "Egress"] and "ingress" not in deny and "egress" not in deny
+    for owner in pod_owners(manifests):
+        assert selects(deny["podSelector"]["matchLabels"], pod_labels(owner))
+    from_ingress_controller = [
+        spec
+        for spec in policies.values()
+        for rule in spec.get("ingress", [])
+        for peer in rule.get("from", [])
+        if peer.get("namespaceSelector", {}).get("matchLabels", {}).get("kubernetes.io/metadata.name")
+        == "ingress-nginx"
+    ]
+    assert [spec["podSelector"]["matchLabels"] for spec in from_ingress_controller] == [
+        {NAME: "gateway", COMPONENT: "server"}
+    ]
+
+
+def test_network_policies_open_the_ports_the_services_use(manifests: list[Manifest]) -> None:
+    policies = {p["metadata"]["name"]: p["spec"] for p in of_kind(manifests, "NetworkPolicy")}
+    assert policies["platform-allow-broker"]["egress"][0]["ports"] == [{"protocol": "TCP", "port": 5672}]
+    assert policies["platform-allow-database"]["egress"][0]["ports"] == [{"protocol": "TCP", "port": 5432}]
+    internal = policies["platform-allow-service-to-service"]
+    assert internal["ingress"][0]["ports"] == internal["egress"][0]["ports"] == [{"protocol": "TCP", "port": "http"}]
+
+
+def test_monitors_scrape_metrics_of_every_service(manifests: list[Manifest]) -> None:
+    monitor = one(manifests, "PodMonitor", "platform")["spec"]
+    assert monitor["podMetricsEndpoints"] == [{"port": "http", "path": "/metrics", "interval": "15s"}]
+    scraped = [o["metadata"]["name"] for o in selected_owners(manifests, monitor["selector"]["matchLabels"])]
+    assert sorted(scraped) == sorted(SERVICES)
+    assert monitor["jobLabel"] == NAME, "alerts name services by job = the app.kubernetes.io/name label"
+
+
+# -- deployment order ----------------------------------------------------------------------------------------
+FAKE_KUBECTL = """#!/usr/bin/env bash
+echo "$*" >> "$KUBECTL_LOG"
+case "$1 $*" in
+  kustomize*) echo "kind: ConfigMap" ;;
+  *"wait --for=condition=complete"*) exit "$MIGRATIONS_FAIL" ;;
+esac
+"""
+
+
+def run_deploy(tmp_path: Path, *, migrations_fail: bool) -> tuple[int, list[str]]:
+    kubectl = tmp_path / "kubectl"
+    kubectl.write_text(FAKE_KUBECTL)
+    kubectl.chmod(0o755)
+    log = tmp_path / "calls"
+    result = subprocess.run(
+        ["bash", str(K8S / "deploy.sh"), "prod"],
+        env={
+            **os.environ,
+            "KUBECTL": str(kubectl),
+            "KUBECTL_LOG": str(log),
+            "MIGRATIONS_FAIL": str(int(migrations_fail)),
+        },
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    return result.returncode, log.read_text().splitlines()
+
+
+def test_deploy_script_migrates_before_rolling_out(tmp_path: Path) -> None:
+    code, calls = run_deploy(tmp_path, migrations_fail=False)
+    assert code == 0
+    verbs = [call.split()[2] if call.startswith("-n") else call.split()[0] for call in calls]
+    assert verbs[:5] == ["kustomize", "delete", "apply", "wait", "apply"]
+    assert "-l app.kubernetes.io/component=migration" in calls[1] and "-n platform" in calls[1]
+    assert calls[2].endswith("-l app.kubernetes.io/component!=server")
+    assert "-l" not in calls[4].split()
+    assert sorted(call.split()[-2] for call in calls[5:]) == sorted(
+        f"{'statefulset' if s == STATEFUL else 'deployment'}/{s}" for s in SERVICES
+    )
+
+
+def test_deploy_script_stops_when_a_migration_fails(tmp_path: Path) -> None:
+    code, calls = run_deploy(tmp_path, migrations_fail=True)
+    assert code == 1
+    assert not [call for call in calls if call.startswith("apply") and "-l" not in call.split()]
+    assert not [call for call in calls if "rollout" in call]
