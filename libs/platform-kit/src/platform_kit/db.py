@@ -26,7 +26,9 @@ class Database:
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
             options["connect_args"] = {"timeout": 30}
         else:
-            options.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+            # No pre-ping: it costs a round trip per checkout; a connection broken by a database restart fails
+            # its request once (a retryable 5xx) and is discarded by the pool.
+            options.update(pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800)
         self.engine: AsyncEngine = create_async_engine(url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)

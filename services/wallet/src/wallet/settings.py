@@ -1,8 +1,14 @@
 """Settings of the wallet service: the common fields under the `WALLET_` prefix (docs/configuration.md)."""
 
 from platform_kit.settings import ServiceSettings, service_config
+from pydantic import Field
 
 
 class Settings(ServiceSettings):
     model_config = service_config("wallet")
     service_name: str = "wallet"
+    hold_ttl_seconds: int = Field(900, description="How long a hold stays pending when its request names no expiry.")
+    hold_sweep_interval_seconds: float = Field(5.0, description="How often expired holds are released.")
+    reconciliation_interval_seconds: float = Field(
+        60.0, description="How often the ledger is reconciled (sums per currency, balances against entries)."
+    )

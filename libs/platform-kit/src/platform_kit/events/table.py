@@ -106,12 +106,16 @@ class StartHand(Command):
 
 
 class PauseTable(Command):
+    """A break: the hand in progress plays out, no hand starts until the next StartHand, which resumes."""
+
     TYPE = "table.pause"
     table_id: str
     reason: str
 
 
 class CloseTable(Command):
+    """A hand in progress is voided first (HandVoided, every stack back to its start-of-hand value, P-10)."""
+
     TYPE = "table.close"
     table_id: str
     reason: str
@@ -142,6 +146,16 @@ class PostChat(Command):
     table_id: str
     player_id: str
     text: str = Field(min_length=1, max_length=300)
+
+
+class SetSittingOut(Command):
+    """From the gateway: the player asks to sit out (blinds and antes still posted, hands folded or checked at
+    once) or to come back in; a player put out by a timeout or a disconnection comes back this way too."""
+
+    TYPE = "table.sit_out"
+    table_id: str
+    player_id: str
+    sitting_out: bool
 
 
 # ---- events ---------------------------------------------------------------------------------------------------
@@ -228,14 +242,28 @@ class ActionTaken(Event):
 
 
 class ActionRejected(Event):
-    """Private to the acting player (routing key `private.table.action.rejected`)."""
+    """Private to the acting player (routing key `private.table.action.rejected`): a refused action, chat line
+    or sit-out request. Nothing changed at the table."""
 
     TYPE = "table.action.rejected"
     table_id: str
-    hand_id: str
+    hand_id: str | None = Field(description="The hand the refused action named; None for chat and sit-out requests.")
     player_id: str
     code: str
     message: str
+
+
+class BetReturned(Event):
+    """The uncalled part of a bet goes back to its owner at the end of a betting round."""
+
+    TYPE = "table.bet.returned"
+    table_id: str
+    hand_id: str
+    seat: int
+    player_id: str
+    amount: int
+    stack_after: int
+    pot_after: int
 
 
 class StreetDealt(Event):
@@ -307,6 +335,27 @@ class ChatPosted(Event):
     table_id: str
     player_id: str
     text: str
+
+
+class SittingOutChanged(Event):
+    """A player sits out (asked to, timed out, or disconnected) or comes back in (asked to, or reconnected)."""
+
+    TYPE = "table.sitting_out.changed"
+    table_id: str
+    player_id: str
+    seat: int
+    sitting_out: bool
+    reason: Literal["requested", "timeout", "disconnected", "reconnected"]
+
+
+class CommandRejected(Event):
+    """A director's command the table refused (e.g. a hand while one is in progress); nothing changed."""
+
+    TYPE = "table.command.rejected"
+    table_id: str
+    command: str = Field(description="The refused command's type, e.g. `table.next_hand`.")
+    code: str
+    message: str
 
 
 class PlayerProtectionApplied(Event):

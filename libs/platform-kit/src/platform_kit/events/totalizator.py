@@ -1,6 +1,14 @@
-"""The totalizator's events: draw life cycle and live statistics (T-2.6)."""
+"""The totalizator's events: the draw's life cycle, void matches and live statistics (T-2.6).
+
+US-dollar amounts are decimal strings: exact where the amount is a terminating decimal (pools, jackpots,
+amounts paid), rounded half to even to the micro-dollar where it need not be (per-option statistics, the
+rounding remainder and the organizer's top-up, T-6.3).
+"""
 
 from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,37 +24,68 @@ class OptionStatistics(BaseModel):
 
 
 class DrawAnnounced(Event):
+    """A draw opened for bets (T-2.2): closing time, jackpot and accepted currencies are fixed."""
+
     TYPE = "totalizator.draw.announced"
     draw_id: str
-    close_at: str
+    close_at: datetime
     jackpot_usd: str
+    currencies: list[str]
 
 
 class StatisticsUpdated(Event):
+    """Bets so far per match and result (T-2.6); published at most once per second per draw while open."""
+
     TYPE = "totalizator.statistics.updated"
     draw_id: str
+    as_of: datetime
     coupons: int
     bets: int
     pool_usd: str
     options: list[OptionStatistics]
 
 
+class MatchVoided(Event):
+    """A match became void (T-5.1): it kicked off before bet closing, or by an operator's decision."""
+
+    TYPE = "totalizator.match.voided"
+    draw_id: str
+    match_no: int
+    cause: Literal["kicked_off_before_closing", "decision"]
+    reason: str
+    void_matches: int
+    playable: bool
+
+
 class DrawClosed(Event):
+    """Bets are closed and every accepted coupon is paid for: the final count and pool (T-2.6); the draw
+    and bet files (T-8) can be downloaded."""
+
     TYPE = "totalizator.draw.closed"
     draw_id: str
+    closed_at: datetime
     coupons: int
+    bets: int
     pool_usd: str
 
 
 class DrawSettled(Event):
+    """Every payout of the draw is in the players' wallets (T-6), or every stake was refunded because three or
+    more matches were void (T-5.5, `refunded`)."""
+
     TYPE = "totalizator.draw.settled"
     draw_id: str
+    refunded: bool
     winning_coupons: int
     paid_usd: str
+    organizer_topup_usd: str
+    rounding_remainder_usd: str
     next_jackpot_usd: str
 
 
 class DrawCancelled(Event):
+    """An operator cancelled the draw and every coupon was refunded (T-5.5); the jackpot carries over whole."""
+
     TYPE = "totalizator.draw.cancelled"
     draw_id: str
     reason: str

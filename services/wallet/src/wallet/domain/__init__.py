@@ -1,1 +1,1 @@
-"""Pure domain rules of the wallet service: no I/O, no framework imports."""
+"""The wallet's pure rules: currencies, accounts, operations and their legs, holds, idempotency, reconciliation."""

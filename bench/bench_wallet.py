@@ -1,0 +1,256 @@
+"""Wallet transfers per second on PostgreSQL, with latency percentiles.
+
+Each operation is one idempotent command, exactly as the API runs it: key claimed, operation and transfers
+appended, balances updated under the no-overdraft rule, event written to the outbox, answer stored — one
+transaction. Scenarios:
+
+- single pair: every deposit moves money between the same two accounts (one concessionaire's cash account
+  and one player), so every transaction waits for the previous one's row locks: the worst case;
+- many accounts: deposits between 200 disjoint pairs of accounts, picked at random;
+- buy-ins, one tournament: 200 players buy into the same tournament (2 transfers each: prize part to the
+  shared escrow, fee to the margin), the registration rush.
+
+Two layers: `ledger` calls the use cases in-process (what the database and the transaction design allow);
+`http` sends the same commands to a `platform serve wallet` process over HTTP (what callers see). The load
+generator shares the machine's cores with PostgreSQL and the server.
+
+    uv run python bench/bench_wallet.py [--seconds 4] [--concurrency 16] [--layers ledger,http]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from platform_kit.bus import InMemoryBus
+from platform_kit.testing import create_database, drop_database
+from wallet.api.schemas import OperationOut
+from wallet.app import create_app
+from wallet.domain.idempotency import fingerprint
+from wallet.domain.operations import OperationKind
+from wallet.service.wallet import Wallet
+from wallet.settings import Settings
+
+PAIRS = 200
+TOKEN = "dev-internal-token"
+Call = Callable[[random.Random], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Result:
+    layer: str
+    scenario: str
+    operations: int
+    transfers_per_operation: int
+    seconds: float
+    latencies: list[float]
+
+    def row(self) -> str:
+        ordered = sorted(self.latencies)
+
+        def at(q: float) -> float:
+            return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+        per_second = self.operations / self.seconds
+        return (
+            f"| {self.layer} | {self.scenario} | {self.operations} | {per_second:,.0f} | "
+            f"{per_second * self.transfers_per_operation:,.0f} | {at(0.5):.1f} | {at(0.99):.1f} |"
+        )
+
+
+async def drive(call: Call, seconds: float, concurrency: int) -> tuple[int, float, list[float]]:
+    latencies: list[float] = []
+    started = time.perf_counter()
+    deadline = started + seconds
+
+    async def worker(seed: int) -> None:
+        rng = random.Random(seed)
+        while time.perf_counter() < deadline:
+            before = time.perf_counter()
+            await call(rng)
+            latencies.append(time.perf_counter() - before)
+
+    await asyncio.gather(*(worker(seed) for seed in range(concurrency)))
+    return len(latencies), time.perf_counter() - started, latencies
+
+
+# -- the in-process layer -------------------------------------------------------------------------------------
+async def command(wallet: Wallet, scope: str, path: str, body: dict[str, Any], act: Any) -> None:
+    async def run(session: Any) -> dict[str, Any]:
+        return OperationOut.of(await act(session)).model_dump(mode="json")
+
+    outcome = await wallet.executor.run(scope, uuid.uuid4().hex, fingerprint("POST", path, body), 201, run)
+    assert outcome.status == 201, outcome.body
+
+
+def ledger_deposit(wallet: Wallet, pairs: int) -> Call:
+    async def call(rng: random.Random) -> None:
+        n = rng.randrange(pairs)
+        body = {"currency": "EUR", "amount": 1}
+
+        async def act(session: Any) -> Any:
+            return await wallet.money.deposit(session, f"c{n}", f"p{n}", "EUR", 1, None)
+
+        await command(wallet, f"partner:c{n}", f"/v1/partner/players/p{n}/deposits", body, act)
+
+    return call
+
+
+def ledger_buy_in(wallet: Wallet) -> Call:
+    async def call(rng: random.Random) -> None:
+        player = f"p{rng.randrange(PAIRS)}"
+        body = {"kind": "buy_in", "player_id": player, "currency": "EUR", "prize_part": 90, "fee": 10}
+
+        async def act(session: Any) -> Any:
+            return await wallet.money.paid_entry(
+                session,
+                OperationKind.BUY_IN,
+                tournament_id="rush",
+                player_id=player,
+                currency="EUR",
+                prize_part=90,
+                fee=10,
+                jackpot_contribution=0,
+                acting=None,
+            )
+
+        await command(wallet, "internal", "/v1/tournaments/rush/entries", body, act)
+
+    return call
+
+
+# -- the HTTP layer ---------------------------------------------------------------------------------------------
+def http_deposit(http: httpx.AsyncClient, pairs: int) -> Call:
+    async def call(rng: random.Random) -> None:
+        n = rng.randrange(pairs)
+        headers = {"X-Internal-Token": TOKEN, "Idempotency-Key": uuid.uuid4().hex, "X-Concessionaire-Id": f"c{n}"}
+        response = await http.post(
+            f"/v1/partner/players/p{n}/deposits", json={"currency": "EUR", "amount": 1}, headers=headers
+        )
+        assert response.status_code == 201, response.text
+
+    return call
+
+
+def http_buy_in(http: httpx.AsyncClient) -> Call:
+    async def call(rng: random.Random) -> None:
+        body = {
+            "kind": "buy_in",
+            "player_id": f"p{rng.randrange(PAIRS)}",
+            "currency": "EUR",
+            "prize_part": 90,
+            "fee": 10,
+        }
+        headers = {"X-Internal-Token": TOKEN, "Idempotency-Key": uuid.uuid4().hex}
+        response = await http.post("/v1/tournaments/rush/entries", json=body, headers=headers)
+        assert response.status_code == 201, response.text
+
+    return call
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def serve(url: str) -> tuple[subprocess.Popen[bytes], httpx.AsyncClient]:
+    port = free_port()
+    env = os.environ | {
+        "WALLET_DATABASE_URL": url,
+        "WALLET_PORT": str(port),
+        "WALLET_BUS_URL": "memory://",
+        "WALLET_LOG_LEVEL": "WARNING",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "platform_runner.cli", "serve", "wallet"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    http = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30, limits=limits)
+    for _ in range(600):
+        try:
+            if (await http.get("/readyz")).status_code == 200:
+                return process, http
+        except httpx.TransportError:
+            await asyncio.sleep(0.1)
+    raise RuntimeError("the wallet process did not start")
+
+
+# -- the run ----------------------------------------------------------------------------------------------------
+async def prepare(wallet: Wallet) -> None:
+    """200 players, each of its own concessionaire, funded for every buy-in the run can make."""
+    for n in range(PAIRS):
+        async with wallet.runtime.db.transaction() as session:
+            await wallet.money.open_player_account(session, f"p{n}", f"c{n}", "EUR")
+            await wallet.money.deposit(session, f"c{n}", f"p{n}", "EUR", 10**12, None)
+
+
+async def main(seconds: float, concurrency: int, layers: list[str]) -> None:
+    url = await create_database()
+    results: list[Result] = []
+    try:
+        settings = Settings(database_url=url, reconciliation_interval_seconds=3600.0)
+        app = create_app(settings, bus=InMemoryBus())
+        async with app.router.lifespan_context(app):
+            wallet: Wallet = app.state.wallet
+            await prepare(wallet)
+            if "ledger" in layers:
+                for scenario, call, legs in (
+                    ("single pair", ledger_deposit(wallet, 1), 1),
+                    ("many accounts", ledger_deposit(wallet, PAIRS), 1),
+                    ("buy-ins, one tournament", ledger_buy_in(wallet), 2),
+                ):
+                    count, elapsed, latencies = await drive(call, seconds, concurrency)
+                    results.append(Result("ledger", scenario, count, legs, elapsed, latencies))
+            report = await wallet.reconciler.check()
+            assert report.ok, report
+        if "http" in layers:
+            process, http = await serve(url)
+            try:
+                for scenario, call, legs in (
+                    ("single pair", http_deposit(http, 1), 1),
+                    ("many accounts", http_deposit(http, PAIRS), 1),
+                    ("buy-ins, one tournament", http_buy_in(http), 2),
+                ):
+                    count, elapsed, latencies = await drive(call, seconds, concurrency)
+                    results.append(Result("http", scenario, count, legs, elapsed, latencies))
+                reconciliation = (await http.get("/v1/reconciliation", headers={"X-Internal-Token": TOKEN})).json()
+                assert reconciliation["ok"], reconciliation
+            finally:
+                await http.aclose()
+                process.send_signal(signal.SIGTERM)
+                process.wait(timeout=30)
+    finally:
+        await drop_database(url)
+
+    print(
+        f"\nWallet on PostgreSQL, {concurrency} concurrent callers, {seconds:g} s per scenario (ledger reconciled after)"
+    )
+    print("| layer | scenario | operations | operations/s | transfers/s | p50 ms | p99 ms |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for result in results:
+        print(result.row())
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--layers", default="ledger,http")
+    args = parser.parse_args()
+    asyncio.run(main(args.seconds, args.concurrency, args.layers.split(",")))

@@ -1,0 +1,159 @@
+"""Writing operations and their transfers (append-only), and reading them back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Row, case, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+
+from wallet.adapters.accounts import Account
+from wallet.adapters.orm import accounts, operations, transfers
+from wallet.adapters.sql import as_int, as_utc, for_update
+from wallet.domain.accounts import AccountKey, AccountKind
+from wallet.domain.errors import UnknownOperation
+from wallet.domain.operations import Leg, Operation, OperationKind, TaxBase
+
+
+@dataclass(frozen=True)
+class PostedTransfer:
+    debit: Account
+    credit: Account
+    amount: int
+    purpose: str
+
+
+@dataclass(frozen=True)
+class PostedOperation:
+    id: int
+    operation: Operation
+    transfers: tuple[PostedTransfer, ...]
+    created_at: datetime
+
+
+async def insert_operation(
+    session: AsyncSession, operation: Operation, resolved: Mapping[AccountKey, Account], now: datetime
+) -> PostedOperation:
+    base = operation.tax_base
+    operation_id = (
+        await session.execute(
+            operations.insert()
+            .values(
+                kind=str(operation.kind),
+                currency=operation.currency,
+                tournament_id=operation.tournament_id,
+                draw_id=operation.draw_id,
+                player_id=operation.player_id,
+                concessionaire_id=operation.concessionaire_id,
+                reference=operation.reference,
+                tax_base=None if base is None else base.amount,
+                reverses_operation_id=operation.reverses,
+                created_at=now,
+            )
+            .returning(operations.c.id)
+        )
+    ).scalar_one()
+    posted = tuple(
+        PostedTransfer(resolved[leg.debit], resolved[leg.credit], leg.amount, leg.purpose) for leg in operation.legs
+    )
+    await session.execute(
+        transfers.insert(),
+        [
+            {
+                "operation_id": operation_id,
+                "debit_account_id": t.debit.id,
+                "credit_account_id": t.credit.id,
+                "amount": t.amount,
+                "purpose": t.purpose,
+                "created_at": now,
+            }
+            for t in posted
+        ],
+    )
+    return PostedOperation(operation_id, operation, posted, now)
+
+
+async def load_operation(session: AsyncSession, operation_id: int, *, lock: bool = False) -> PostedOperation:
+    """With `lock` the operation row stays locked to the end of the transaction (reversing it)."""
+    query = select(operations).where(operations.c.id == operation_id)
+    if lock and for_update(session):
+        query = query.with_for_update()
+    row = (await session.execute(query)).first()
+    if row is None:
+        raise UnknownOperation(f"There is no operation {operation_id}.", operation_id=operation_id)
+    debit, credit = aliased(accounts), aliased(accounts)
+    legs = (
+        await session.execute(
+            select(
+                transfers.c.amount,
+                transfers.c.purpose,
+                *_account_columns(debit, "d_"),
+                *_account_columns(credit, "c_"),
+            )
+            .join(debit, debit.c.id == transfers.c.debit_account_id)
+            .join(credit, credit.c.id == transfers.c.credit_account_id)
+            .where(transfers.c.operation_id == operation_id)
+            .order_by(transfers.c.id)
+        )
+    ).all()
+    posted = tuple(
+        PostedTransfer(_account_from(leg, "d_"), _account_from(leg, "c_"), leg.amount, leg.purpose) for leg in legs
+    )
+    tax_base = None
+    if row.tax_base is not None and row.tournament_id is not None and row.concessionaire_id is not None:
+        tax_base = TaxBase(row.tournament_id, row.concessionaire_id, row.tax_base)
+    operation = Operation(
+        OperationKind(row.kind),
+        row.currency,
+        tuple(Leg(t.debit.key, t.credit.key, t.amount, t.purpose) for t in posted),
+        tournament_id=row.tournament_id,
+        draw_id=row.draw_id,
+        player_id=row.player_id,
+        concessionaire_id=row.concessionaire_id,
+        reference=row.reference,
+        tax_base=tax_base,
+        reverses=row.reverses_operation_id,
+    )
+    return PostedOperation(row.id, operation, posted, as_utc(row.created_at))
+
+
+async def reversed_by(session: AsyncSession, operation_id: int) -> int | None:
+    found = await session.scalar(select(operations.c.id).where(operations.c.reverses_operation_id == operation_id))
+    return None if found is None else int(found)
+
+
+async def tax_base_of(session: AsyncSession, tournament_id: str) -> list[tuple[str, str, int, int]]:
+    """P-8.7: (concessionaire, currency, base, entries) of one tournament."""
+    rows = await session.execute(
+        select(
+            operations.c.concessionaire_id,
+            operations.c.currency,
+            func.sum(operations.c.tax_base),
+            # a reversed entry is taken back from the count as from the base
+            func.sum(case((operations.c.tax_base < 0, -1), else_=1)),
+        )
+        .where(operations.c.tournament_id == tournament_id, operations.c.tax_base.is_not(None))
+        .group_by(operations.c.concessionaire_id, operations.c.currency)
+        .order_by(operations.c.concessionaire_id, operations.c.currency)
+    )
+    return [(c, cur, as_int(total), as_int(count)) for c, cur, total, count in rows]
+
+
+def _account_columns(table: Any, prefix: str) -> list[Any]:
+    return [
+        table.c.id.label(prefix + "id"),
+        table.c.kind.label(prefix + "kind"),
+        table.c.owner.label(prefix + "owner"),
+        table.c.currency.label(prefix + "currency"),
+        table.c.concessionaire_id.label(prefix + "concessionaire_id"),
+    ]
+
+
+def _account_from(row: Row[Any], prefix: str) -> Account:
+    values = row._mapping
+    key = AccountKey(AccountKind(values[prefix + "kind"]), values[prefix + "owner"], values[prefix + "currency"])
+    return Account(values[prefix + "id"], key, values[prefix + "concessionaire_id"])

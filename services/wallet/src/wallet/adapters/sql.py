@@ -1,0 +1,35 @@
+"""Small helpers that keep the repositories portable between PostgreSQL and SQLite."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from sqlalchemy import Table
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.dml import Insert
+
+
+def insert_ignoring_conflicts(session: AsyncSession, table: Table) -> Insert:
+    """`INSERT … ON CONFLICT DO NOTHING`: on PostgreSQL it waits for a concurrent insert of the same key to
+    commit or roll back, so the caller can then read the winner's row."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing()
+    return sqlite.insert(table).on_conflict_do_nothing()
+
+
+def for_update(session: AsyncSession) -> bool:
+    """Row locks exist on PostgreSQL; SQLite serialises writers on the whole database instead."""
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes (stored as UTC); PostgreSQL aware ones."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def as_int(value: int | Decimal | None) -> int:
+    """PostgreSQL's SUM of BIGINT is NUMERIC: back to an exact int."""
+    return int(value or 0)

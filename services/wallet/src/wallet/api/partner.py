@@ -1,0 +1,139 @@
+"""Routes for concessionaires, through the gateway (which authenticates the partner's API key and passes its
+id in `X-Concessionaire-Id`). A concessionaire sees and moves only its own players' money and its own
+accounts; the cashier itself stays with the concessionaire, which reports deposits and withdrawals here."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import JSONResponse
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from wallet.api.context import PageDep, Partner, PartnerId, WalletDep, require_internal_token
+from wallet.api.schemas import (
+    AccountOut,
+    CashIn,
+    ConcessionaireAccountsOut,
+    CurrencyCode,
+    FundingIn,
+    OperationOut,
+    PartnerOpenAccountIn,
+    PlayerAccountsOut,
+    StatementOut,
+)
+from wallet.domain.accounts import AccountKind
+
+router = APIRouter(prefix="/v1/partner", tags=["partner"], dependencies=[Depends(require_internal_token)])
+
+
+@router.post("/players/{player_id}/accounts", response_model=AccountOut, status_code=201)
+async def open_account(player_id: str, body: PartnerOpenAccountIn, command: Partner) -> JSONResponse:
+    """Register one of the concessionaire's players (refused if it is another's) and open an account."""
+
+    async def act(session: AsyncSession) -> AccountOut:
+        account, _ = await command.wallet.money.open_player_account(
+            session, player_id, command.concessionaire, body.currency
+        )
+        return AccountOut.of(await command.wallet.queries.account(session, account.id))
+
+    return await command.run(body, act)
+
+
+@router.get("/players/{player_id}/accounts", response_model=PlayerAccountsOut)
+async def player_accounts(player_id: str, wallet: WalletDep, concessionaire: PartnerId) -> PlayerAccountsOut:
+    async with wallet.runtime.db.transaction() as session:
+        owner, states = await wallet.queries.player_accounts(session, player_id, concessionaire)
+    return PlayerAccountsOut(player_id=player_id, concessionaire_id=owner, accounts=[AccountOut.of(s) for s in states])
+
+
+@router.post("/players/{player_id}/deposits", response_model=OperationOut, status_code=201)
+async def deposit(player_id: str, body: CashIn, command: Partner) -> JSONResponse:
+    """Money the player paid in at the concessionaire's cashier: from the concessionaire's cash account."""
+
+    async def act(session: AsyncSession) -> OperationOut:
+        posted = await command.wallet.money.deposit(
+            session, command.concessionaire, player_id, body.currency, body.amount, body.reference
+        )
+        return OperationOut.of(posted)
+
+    return await command.run(body, act)
+
+
+@router.post("/players/{player_id}/withdrawals", response_model=OperationOut, status_code=201)
+async def withdrawal(player_id: str, body: CashIn, command: Partner) -> JSONResponse:
+    """Money the player takes out through the concessionaire's cashier; refused beyond the available balance."""
+
+    async def act(session: AsyncSession) -> OperationOut:
+        posted = await command.wallet.money.withdraw(
+            session, command.concessionaire, player_id, body.currency, body.amount, body.reference
+        )
+        return OperationOut.of(posted)
+
+    return await command.run(body, act)
+
+
+@router.get("/players/{player_id}/statement", response_model=StatementOut)
+async def player_statement(
+    player_id: str,
+    wallet: WalletDep,
+    concessionaire: PartnerId,
+    page: PageDep,
+    currency: Annotated[CurrencyCode | None, Query()] = None,
+) -> StatementOut:
+    async with wallet.runtime.db.transaction() as session:
+        found = await wallet.queries.player_statement(
+            session,
+            player_id,
+            currency=currency,
+            filters=page.filters,
+            cursor=page.cursor,
+            limit=page.limit,
+            acting=concessionaire,
+        )
+    return StatementOut.of(found)
+
+
+@router.post("/funding", response_model=OperationOut, status_code=201)
+async def funding(body: FundingIn, command: Partner) -> JSONResponse:
+    """The concessionaire's own money into its sponsorship account (overlays, sponsored entries) or its
+    jackpot fund."""
+
+    async def act(session: AsyncSession) -> OperationOut:
+        posted = await command.wallet.money.fund(
+            session, command.concessionaire, AccountKind(body.account_kind), body.currency, body.amount, body.reference
+        )
+        return OperationOut.of(posted)
+
+    return await command.run(body, act)
+
+
+@router.get("/accounts", response_model=ConcessionaireAccountsOut)
+async def own_accounts(
+    wallet: WalletDep, concessionaire: PartnerId, currency: Annotated[CurrencyCode | None, Query()] = None
+) -> ConcessionaireAccountsOut:
+    """Cash, margin, sponsorship, jackpot fund and tax accounts of the concessionaire."""
+    async with wallet.runtime.db.transaction() as session:
+        states = await wallet.queries.concessionaire_accounts(session, concessionaire, currency)
+    return ConcessionaireAccountsOut(concessionaire_id=concessionaire, accounts=[AccountOut.of(s) for s in states])
+
+
+@router.get("/statement", response_model=StatementOut)
+async def own_statement(
+    wallet: WalletDep,
+    concessionaire: PartnerId,
+    page: PageDep,
+    account_kind: Annotated[AccountKind | None, Query(description="One of the concessionaire's account kinds.")] = None,
+    currency: Annotated[CurrencyCode | None, Query()] = None,
+) -> StatementOut:
+    async with wallet.runtime.db.transaction() as session:
+        found = await wallet.queries.concessionaire_statement(
+            session,
+            concessionaire,
+            account_kind=account_kind,
+            currency=currency,
+            filters=page.filters,
+            cursor=page.cursor,
+            limit=page.limit,
+        )
+    return StatementOut.of(found)

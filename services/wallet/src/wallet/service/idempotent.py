@@ -1,0 +1,79 @@
+"""Runs a command at most once per idempotency key, and answers every retry with the first answer.
+
+The key is claimed, the command executed and its response stored in ONE transaction: after a crash either
+all three happened or none did, and a retry executes the command afresh. A refusal (insufficient funds …) is
+the command's answer too: its effects are rolled back, then the refusal is stored under the key in a
+second transaction, so the same key keeps getting it (as Stripe and TigerBeetle do) even if the money
+arrives later. A new attempt takes a new key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from platform_kit.clock import Clock
+from platform_kit.db import Database
+from platform_kit.errors import Conflict
+from prometheus_client import CollectorRegistry, Counter
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from wallet.adapters import idempotency
+from wallet.domain.errors import Refusal
+from wallet.service.refusals import problem_body, status_of
+
+Command = Callable[[AsyncSession], Awaitable[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: int
+    body: dict[str, Any]
+    replayed: bool
+
+
+class IdempotentExecutor:
+    def __init__(self, db: Database, clock: Clock, registry: CollectorRegistry) -> None:
+        self.db = db
+        self.clock = clock
+        self.outcomes = Counter(
+            "wallet_commands_total",
+            "Wallet commands by outcome: executed, refused, replayed, key_reused",
+            ["outcome"],
+            registry=registry,
+        )
+
+    async def run(self, scope: str, key: str, fingerprint: str, status: int, command: Command) -> Outcome:
+        """Execute `command(session)` under (`scope`, `key`) and answer `status` with its body."""
+        try:
+            async with self.db.transaction() as session:
+                if not await idempotency.claim(session, scope, key, fingerprint, self.clock.now()):
+                    return await self._replay(session, scope, key, fingerprint)
+                body = await command(session)
+                await idempotency.complete(session, scope, key, status, body)
+            self.outcomes.labels("executed").inc()
+            return Outcome(status, body, replayed=False)
+        except Refusal as refusal:
+            refused_status = status_of(refusal)
+            refused = problem_body(refused_status, refusal.code, refusal.message, refusal.details)
+        async with self.db.transaction() as session:
+            stored = await idempotency.claim(
+                session, scope, key, fingerprint, self.clock.now(), status=refused_status, body=refused
+            )
+            if not stored:  # a concurrent duplicate answered first: its answer is the key's answer
+                return await self._replay(session, scope, key, fingerprint)
+        self.outcomes.labels("refused").inc()
+        return Outcome(refused_status, refused, replayed=False)
+
+    async def _replay(self, session: AsyncSession, scope: str, key: str, fingerprint: str) -> Outcome:
+        first = await idempotency.stored(session, scope, key)
+        if first.fingerprint != fingerprint:
+            self.outcomes.labels("key_reused").inc()
+            raise Conflict(
+                "idempotency_key_reused",
+                "This Idempotency-Key was already used for a different request.",
+                idempotency_key=key,
+            )
+        self.outcomes.labels("replayed").inc()
+        return Outcome(first.status, first.body, replayed=True)

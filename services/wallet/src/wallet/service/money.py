@@ -1,0 +1,260 @@
+"""The money operations other services and concessionaires call. Each runs inside the caller's transaction
+(the idempotent executor's), so it is atomic with its idempotency key and its events."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from platform_kit.events.wallet import AccountOpened
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from wallet.adapters import ledger as ledger_rows
+from wallet.adapters.accounts import Account
+from wallet.adapters.ledger import PostedOperation
+from wallet.domain import operations as ops
+from wallet.domain.accounts import AccountKey, AccountKind
+from wallet.domain.currencies import currency as known_currency
+from wallet.domain.errors import AlreadyReversed, NotReversible
+from wallet.domain.operations import EntryRefund, OperationKind
+from wallet.service.ledger import Ledger, check_acting
+
+
+class Money:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.directory = ledger.directory
+
+    # -- accounts ---------------------------------------------------------------------------------------------
+    async def open_player_account(
+        self, session: AsyncSession, player_id: str, concessionaire_id: str, currency: str
+    ) -> tuple[Account, bool]:
+        """Registers the player with its concessionaire (for good) and opens its account in `currency`.
+        Returns the account and whether it was opened now (False: it already was)."""
+        known_currency(currency)
+        now = self.ledger.now()
+        await self.directory.register_player(session, player_id, concessionaire_id, now)
+        key = AccountKey.player(player_id, currency)
+        existing = await self.directory.find(session, key)
+        if existing is not None:
+            return existing, False
+        account = await self.directory.open(session, key, concessionaire_id, now)
+        await self.ledger.outbox.add(
+            session,
+            AccountOpened(
+                account_id=account.id, player_id=player_id, concessionaire_id=concessionaire_id, currency=currency
+            ),
+            occurred_at=now,
+        )
+        return account, True
+
+    # -- the concessionaire's cashier ---------------------------------------------------------------------------
+    async def deposit(
+        self,
+        session: AsyncSession,
+        concessionaire_id: str,
+        player_id: str,
+        currency: str,
+        amount: int,
+        reference: str | None,
+    ) -> PostedOperation:
+        operation = ops.deposit(player_id, concessionaire_id, currency, amount, reference)
+        return await self.ledger.post(session, operation, acting=concessionaire_id)
+
+    async def withdraw(
+        self,
+        session: AsyncSession,
+        concessionaire_id: str,
+        player_id: str,
+        currency: str,
+        amount: int,
+        reference: str | None,
+    ) -> PostedOperation:
+        operation = ops.withdrawal(player_id, concessionaire_id, currency, amount, reference)
+        return await self.ledger.post(session, operation, acting=concessionaire_id)
+
+    async def fund(
+        self,
+        session: AsyncSession,
+        concessionaire_id: str,
+        target: AccountKind,
+        currency: str,
+        amount: int,
+        reference: str | None,
+    ) -> PostedOperation:
+        operation = ops.funding(concessionaire_id, target, currency, amount, reference)
+        return await self.ledger.post(session, operation, acting=concessionaire_id)
+
+    # -- tournaments --------------------------------------------------------------------------------------------
+    async def paid_entry(
+        self,
+        session: AsyncSession,
+        kind: OperationKind,
+        *,
+        tournament_id: str,
+        player_id: str,
+        currency: str,
+        prize_part: int,
+        fee: int,
+        jackpot_contribution: int,
+        acting: str | None,
+    ) -> PostedOperation:
+        operation = ops.paid_entry(
+            kind,
+            player_id=player_id,
+            concessionaire_id=await self.directory.concessionaire_of(session, player_id),
+            tournament_id=tournament_id,
+            currency=currency,
+            prize_part=prize_part,
+            fee=fee,
+            jackpot_contribution=jackpot_contribution,
+        )
+        return await self.ledger.post(session, operation, acting=acting)
+
+    async def satellite_entry(
+        self,
+        session: AsyncSession,
+        *,
+        tournament_id: str,
+        satellite_id: str,
+        player_id: str,
+        currency: str,
+        prize_part: int,
+        fee: int,
+        acting: str | None,
+    ) -> PostedOperation:
+        operation = ops.satellite_entry(
+            player_id=player_id,
+            concessionaire_id=await self.directory.concessionaire_of(session, player_id),
+            tournament_id=tournament_id,
+            satellite_id=satellite_id,
+            currency=currency,
+            prize_part=prize_part,
+            fee=fee,
+        )
+        return await self.ledger.post(session, operation, acting=acting)
+
+    async def sponsored_entry(
+        self,
+        session: AsyncSession,
+        *,
+        tournament_id: str,
+        player_id: str,
+        concessionaire_id: str,
+        currency: str,
+        amount: int,
+        acting: str | None,
+    ) -> PostedOperation:
+        await self.directory.concessionaire_of(session, player_id)  # the entry is for a known player
+        operation = ops.sponsored_entry(
+            player_id=player_id,
+            concessionaire_id=concessionaire_id,
+            tournament_id=tournament_id,
+            currency=currency,
+            amount=amount,
+        )
+        return await self.ledger.post(session, operation, acting=acting)
+
+    async def overlay(
+        self,
+        session: AsyncSession,
+        kind: OperationKind,
+        *,
+        tournament_id: str,
+        concessionaire_id: str,
+        currency: str,
+        amount: int,
+        acting: str | None,
+    ) -> PostedOperation:
+        operation = ops.overlay(
+            kind, concessionaire_id=concessionaire_id, tournament_id=tournament_id, currency=currency, amount=amount
+        )
+        return await self.ledger.post(session, operation, acting=acting)
+
+    async def prize_payouts(
+        self, session: AsyncSession, *, tournament_id: str, currency: str, payouts: Sequence[tuple[str, int]]
+    ) -> PostedOperation:
+        operation = ops.prize_payouts(tournament_id=tournament_id, currency=currency, payouts=payouts)
+        return await self.ledger.post(session, operation)
+
+    async def refunds(
+        self, session: AsyncSession, *, tournament_id: str, currency: str, items: Sequence[tuple[str, int, int]]
+    ) -> PostedOperation:
+        """(player, prize part, fee) per refunded entry; the fee comes back from the player's concessionaire."""
+        refunds = [
+            EntryRefund(player, await self.directory.concessionaire_of(session, player), prize_part, fee)
+            for player, prize_part, fee in items
+        ]
+        operation = ops.refunds(tournament_id=tournament_id, currency=currency, items=refunds)
+        return await self.ledger.post(session, operation)
+
+    async def jackpot_award(
+        self, session: AsyncSession, *, concessionaire_id: str, player_id: str, currency: str, amount: int
+    ) -> PostedOperation:
+        operation = ops.jackpot_award(
+            concessionaire_id=concessionaire_id, player_id=player_id, currency=currency, amount=amount
+        )
+        return await self.ledger.post(session, operation)
+
+    async def tax_accrual(
+        self, session: AsyncSession, *, concessionaire_id: str, tournament_id: str, currency: str, amount: int
+    ) -> PostedOperation:
+        operation = ops.tax_accrual(
+            concessionaire_id=concessionaire_id, tournament_id=tournament_id, currency=currency, amount=amount
+        )
+        return await self.ledger.post(session, operation)
+
+    # -- totalizator --------------------------------------------------------------------------------------------
+    async def stake(
+        self,
+        session: AsyncSession,
+        *,
+        draw_id: str,
+        player_id: str,
+        currency: str,
+        amount: int,
+        coupon_id: str | None,
+        acting: str | None,
+    ) -> PostedOperation:
+        operation = ops.stake(
+            player_id=player_id, draw_id=draw_id, currency=currency, amount=amount, coupon_id=coupon_id
+        )
+        return await self.ledger.post(session, operation, acting=acting)
+
+    async def draw_payments(
+        self,
+        session: AsyncSession,
+        kind: OperationKind,
+        *,
+        draw_id: str,
+        currency: str,
+        payments: Sequence[tuple[str, int]],
+    ) -> PostedOperation:
+        operation = ops.draw_payments(kind, draw_id=draw_id, currency=currency, payments=payments)
+        return await self.ledger.post(session, operation)
+
+    async def organizer_transfer(
+        self, session: AsyncSession, kind: OperationKind, *, draw_id: str, currency: str, amount: int
+    ) -> PostedOperation:
+        operation = ops.organizer_transfer(kind, draw_id=draw_id, currency=currency, amount=amount)
+        return await self.ledger.post(session, operation)
+
+    # -- corrections --------------------------------------------------------------------------------------------
+    async def reverse(
+        self, session: AsyncSession, operation_id: int, reason: str, acting: str | None
+    ) -> PostedOperation:
+        """Post the mirror image of an operation. Locks the original, so two reversals cannot both pass."""
+        original = await ledger_rows.load_operation(session, operation_id, lock=True)
+        if acting is not None:
+            check_acting(acting, [a for t in original.transfers for a in (t.debit, t.credit)])
+        if original.operation.kind is OperationKind.REVERSAL:
+            raise NotReversible(
+                "A reversal is not reversed: post the original operation again.", operation_id=operation_id
+            )
+        existing = await ledger_rows.reversed_by(session, operation_id)
+        if existing is not None:
+            raise AlreadyReversed(
+                f"Operation {operation_id} was already reversed by {existing}.",
+                operation_id=operation_id,
+                reversed_by=existing,
+            )
+        return await self.ledger.post(session, ops.reversal(original.operation, operation_id, reason))

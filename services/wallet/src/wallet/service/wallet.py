@@ -1,0 +1,51 @@
+"""The wallet's use cases wired together over one runtime: what the API and the background tasks use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from platform_kit.clock import Clock
+from platform_kit.runtime import ServiceRuntime
+
+from wallet.service.holds import Holds
+from wallet.service.idempotent import IdempotentExecutor
+from wallet.service.ledger import Ledger
+from wallet.service.money import Money
+from wallet.service.queries import Queries
+from wallet.service.reconciliation import Reconciler
+from wallet.settings import Settings
+
+
+@dataclass(frozen=True)
+class Wallet:
+    runtime: ServiceRuntime
+    money: Money
+    holds: Holds
+    queries: Queries
+    reconciler: Reconciler
+    executor: IdempotentExecutor
+    default_hold_ttl: timedelta
+
+    @classmethod
+    def build(cls, runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Wallet:
+        ledger = Ledger(runtime.outbox, clock)
+        wallet = cls(
+            runtime=runtime,
+            money=Money(ledger),
+            holds=Holds(ledger, runtime.db),
+            queries=Queries(ledger),
+            reconciler=Reconciler(runtime.db, runtime.outbox, clock, runtime.registry),
+            executor=IdempotentExecutor(runtime.db, clock, runtime.registry),
+            default_hold_ttl=timedelta(seconds=settings.hold_ttl_seconds),
+        )
+
+        async def sweep_holds() -> None:
+            await wallet.holds.sweep_forever(settings.hold_sweep_interval_seconds)
+
+        async def reconcile() -> None:
+            await wallet.reconciler.check_forever(settings.reconciliation_interval_seconds)
+
+        runtime.in_background(sweep_holds)
+        runtime.in_background(reconcile)
+        return wallet

@@ -1,0 +1,53 @@
+"""The wallet on SQLite (standalone mode): the main flows through the REST API."""
+
+from __future__ import annotations
+
+from wallet_test_client import running_wallet
+
+
+async def test_p8_1_buy_in_flow_on_sqlite_splits_prize_and_fee_and_replays(sqlite_url: str) -> None:
+    async with running_wallet(sqlite_url) as (_, api):
+        await api.open_player("p1", "c1")
+        assert (await api.deposit("c1", "p1", 10_000)).status_code == 201
+
+        first = await api.buy_in("t1", "p1", 900, 100, key="buy-1")
+        again = await api.buy_in("t1", "p1", 900, 100, key="buy-1")
+        other = await api.buy_in("t1", "p1", 800, 100, key="buy-1")
+
+        assert first.status_code == 201, first.text
+        assert again.status_code == 201 and again.json() == first.json()
+        assert again.headers["idempotent-replayed"] == "true"
+        assert other.status_code == 409 and other.json()["code"] == "idempotency_key_reused"
+        assert {(t["credit"]["kind"], t["amount"]) for t in first.json()["transfers"]} == {
+            ("tournament_escrow", 900),
+            ("margin", 100),
+        }
+        assert await api.balance("p1") == 9_000
+        assert await api.escrow("t1") == 900
+        tournament = (await api.get("/v1/tournaments/t1")).json()
+        assert tournament["tax_base"] == [{"concessionaire_id": "c1", "currency": "EUR", "amount": 1000, "entries": 1}]
+
+        statement = (await api.get("/v1/partner/players/p1/statement", concessionaire="c1")).json()
+        assert [line["amount"] for line in statement["items"]] == [-100, -900, 10_000]
+
+        report = await api.reconciliation()
+        assert report["ok"] is True
+        assert report["currencies"][0]["sum_of_balances"] == 0
+
+
+async def test_holds_and_refusals_on_sqlite(sqlite_url: str) -> None:
+    async with running_wallet(sqlite_url) as (_, api):
+        await api.open_player("p1", "c1")
+        await api.deposit("c1", "p1", 500)
+        hold = await api.command(
+            "/v1/holds",
+            {"player_id": "p1", "currency": "EUR", "amount": 400, "destination": {"kind": "draw_pool", "owner": "d1"}},
+        )
+        assert hold.status_code == 201, hold.text
+        broke = await api.command("/v1/draws/d1/stakes", {"player_id": "p1", "currency": "EUR", "amount": 200})
+        assert broke.status_code == 409 and broke.json()["code"] == "insufficient_funds"
+        posted = await api.command(f"/v1/holds/{hold.json()['hold_id']}/post", {"amount": 300})
+        assert posted.status_code == 200 and posted.json()["status"] == "posted"
+        account = await api.player_account("p1")
+        assert (account["balance"], account["held"]) == (200, 0)
+        assert (await api.reconciliation())["ok"] is True
