@@ -12,19 +12,38 @@ then times what the service needs every day:
 Player mix: 5% never played (ESORDIENTE), 10% last played 1-2 years ago (INATTIVO), 85% played in the
 last 360 days, 1 + Poisson-like ~6 tournaments each, in pools from EUR 9 to EUR 27,000.
 
-    uv run python bench/bench_rating.py [--players 1000000] [--seed 7]
+Then, through the running service on the real PostgreSQL (skipped if it is not reachable), with
+`--service-players` summaries and nicknames loaded straight into its tables: the daily tier job
+(`POST /internal/v1/jobs/tiers`), and the latency of a leaderboard page (first and deep) and of an
+eligibility check, over the ASGI transport (no network).
+
+    uv run python bench/bench_rating.py [--players 1000000] [--service-players 100000] [--seed 7]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import functools
+import itertools
 import random
+import statistics
 import time
 from collections import Counter
-from collections.abc import Callable
-from datetime import date, timedelta
+from collections.abc import Awaitable, Callable
+from datetime import date, datetime, timedelta
+from datetime import time as dt_time
 from typing import TypeVar
+from zoneinfo import ZoneInfo
 
+import httpx
+from platform_kit.bus import InMemoryBus
+from platform_kit.clock import FrozenClock
+from platform_kit.db import Database
+from platform_kit.testing import POSTGRES_ADMIN_URL, create_database, drop_database
+from rating.adapters.orm import players, rating_summaries
+from rating.adapters.sql import chunks
+from rating.app import create_app
 from rating.domain import (
     CLASSIFIED_TIERS,
     Award,
@@ -36,10 +55,12 @@ from rating.domain import (
     tier_changes,
     tournament_points,
 )
+from rating.settings import Settings
 
 T = TypeVar("T")
 DAY = date(2025, 6, 30)
 PAGE_SIZE = 50
+REQUESTS = 200  # per latency measurement
 # (field size, prize part per entry in cents): the tournaments players enter, weighted towards small ones.
 TOURNAMENTS = [(10, 90), (18, 450), (45, 900), (100, 180), (180, 900), (300, 2_250), (1_000, 450), (3_000, 900)]
 TOURNAMENT_WEIGHTS = [25, 20, 15, 12, 10, 8, 6, 4]
@@ -82,6 +103,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--service-players", type=int, default=100_000, help="0 skips the service bench")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     rows: list[tuple[str, str, float]] = []
@@ -120,6 +142,97 @@ def main() -> None:
         print(f"{name:<{width}}  {size:>22}  {shown:>12}")
     counts = Counter(table.tiers.values())
     print("tiers on", DAY, ":", ", ".join(f"{t.label} {counts[t]:,}" for t in ALL_TIERS_SHOWN))
+    if args.service_players:
+        asyncio.run(service_bench(args.service_players, random.Random(args.seed)))
+
+
+async def service_bench(players_count: int, rng: random.Random) -> None:
+    try:
+        url = await create_database()
+    except OSError as error:
+        print(f"\nservice bench skipped: PostgreSQL is not reachable at {POSTGRES_ADMIN_URL} ({error})")
+        return
+    summaries, _ = build_summaries(players_count, rng)
+    try:
+        await measure_service(url, summaries)
+    finally:
+        await drop_database(url)
+
+
+async def measure_service(url: str, summaries: list[RatingSummary]) -> None:
+    # 10:00 in Rome the day after DAY: DAY is the last closed day.
+    now = datetime.combine(DAY + timedelta(days=1), dt_time(10), ZoneInfo("Europe/Rome"))
+    settings = Settings(database_url=url, tier_job_interval_seconds=3600, sanction_expiry_interval_seconds=3600)
+    clock = FrozenClock(now)
+    app = create_app(settings, bus=InMemoryBus(), clock=clock)
+    headers = {"X-Internal-Token": settings.internal_token}
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://rating", headers=headers) as http,
+    ):
+        seconds = await load(app.state.runtime.db, summaries, now)
+        print(f"\nservice on PostgreSQL: {len(summaries):,} players loaded in {seconds:.1f} s")
+        for label, day in (("first run, everyone classified", DAY), ("next day", DAY + timedelta(days=1))):
+            clock.set(now + (day - DAY))
+            started = time.perf_counter()
+            run = (await http.post("/internal/v1/jobs/tiers", json={"day": day.isoformat()})).json()
+            print(
+                f"tier job for {day} ({label}): {time.perf_counter() - started:.2f} s "
+                f"({run['active_count']:,} active, {run['changes']:,} tier changes published)"
+            )
+        deep = max(1, run["active_count"] // PAGE_SIZE // 2)
+        for number in (1, deep):
+            page = functools.partial(http.get, "/v1/leaderboard", params={"page": number, "size": PAGE_SIZE})
+            print(latency(f"GET /v1/leaderboard page {number:,}", await timings(page)))
+        players_asked = itertools.cycle(s.player_id for s in random.Random(1).sample(summaries, k=len(summaries) // 2))
+        policy = {"allowed_tiers": ["GRUPPO_UNO", "GRUPPO_DUE"]}
+        print(
+            latency(
+                "POST /internal/v1/eligibility",
+                await timings(
+                    lambda: http.post("/internal/v1/eligibility", json=policy | {"player_id": next(players_asked)})
+                ),
+            )
+        )
+
+
+async def load(db: Database, summaries: list[RatingSummary], now: datetime) -> float:
+    """Summaries and nicknames straight into the service's tables, as years of results would leave them."""
+    started = time.perf_counter()
+    async with db.transaction() as session:
+        for chunk in chunks([s for s in summaries if s.last_day is not None], 5_000):
+            rows = [{"player_id": s.player_id, "last_day": s.last_day, "value": s.value} for s in chunk]
+            await session.execute(rating_summaries.insert(), rows)
+        for chunk in chunks(summaries, 5_000):
+            rows = [
+                {
+                    "player_id": s.player_id,
+                    "nickname": f"nick-{s.player_id}",
+                    "concessionaire_id": "room",
+                    "registered_at": now,
+                }
+                for s in chunk
+            ]
+            await session.execute(players.insert(), rows)
+    return time.perf_counter() - started
+
+
+async def timings(request: Callable[[], Awaitable[httpx.Response]]) -> list[float]:
+    """Seconds per request, one at a time, after a few warm-up requests."""
+    for _ in range(5):
+        (await request()).raise_for_status()
+    seconds = []
+    for _ in range(REQUESTS):
+        start = time.perf_counter()
+        (await request()).raise_for_status()
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+def latency(label: str, seconds: list[float]) -> str:
+    ordered = sorted(seconds)
+    p50, p95 = statistics.median(ordered), ordered[int(len(ordered) * 0.95) - 1]
+    return f"{label:<40} p50 {p50 * 1e3:7.2f} ms   p95 {p95 * 1e3:7.2f} ms   ({len(ordered)} requests)"
 
 
 if __name__ == "__main__":

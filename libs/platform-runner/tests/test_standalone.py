@@ -63,10 +63,19 @@ def test_standalone_platform_serves_health_and_openapi(tmp_path: Path) -> None:
         openapi = httpx.get(f"http://127.0.0.1:{base}/openapi.json").json()
         assert openapi["info"]["title"] == "Gateway"
         for offset in range(6):
-            ready = httpx.get(f"http://127.0.0.1:{base + offset}/readyz", timeout=5)
-            assert ready.status_code == 200, ready.text
+            # Each service migrates its database before it answers: wait for all of them, within the minute.
+            while not _ready(base + offset):
+                assert time.monotonic() < deadline, f"service on port {base + offset} not ready within a minute"
+                time.sleep(0.25)
         assert {p.name for p in tmp_path.glob("*.db")} >= {"wallet.db", "gateway.db", "table-engine.db"}
     finally:
         process.terminate()
         process.wait(timeout=20)
     assert process.returncode == 0
+
+
+def _ready(port: int) -> bool:
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False

@@ -1,7 +1,10 @@
-"""Shared builders for the conduct and sanctions tests (P-12)."""
+"""Shared builders for the conduct and sanctions tests (P-12), and the running service for the service tests."""
 
-from collections.abc import Callable
+import shutil
+import sys
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -80,3 +83,34 @@ def sanction_of() -> Callable[..., Sanction]:
 def record_of() -> Callable[..., SanctionRecord]:
     """record_of(kind, **field changes) -> that decision as a registry record without appeal."""
     return lambda kind=SanctionKind.WRITTEN_WARNING, **changes: SanctionRecord(make_sanction(kind, **changes))
+
+
+# The service tests share a support module next to this file.
+sys.path.insert(0, str(Path(__file__).parent))
+
+from platform_kit.migrations import upgrade_to_head  # noqa: E402
+from rating.app import MIGRATIONS  # noqa: E402
+from rating_service_support import Service, running_service  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite database at the head migration, built once: each service test starts from a copy."""
+    path = tmp_path_factory.mktemp("template") / "rating.db"
+    upgrade_to_head(f"sqlite+aiosqlite:///{path}", MIGRATIONS)
+    return path
+
+
+@pytest.fixture
+def fresh_sqlite(migrated_sqlite: Path, tmp_path: Path) -> str:
+    """The URL of a migrated SQLite database of this test's own (start it with migrate_on_start=False)."""
+    database = tmp_path / "rating.db"
+    shutil.copyfile(migrated_sqlite, database)
+    return f"sqlite+aiosqlite:///{database}"
+
+
+@pytest.fixture
+async def service(fresh_sqlite: str) -> AsyncIterator[Service]:
+    """The rating service on SQLite and the in-memory bus, clock frozen at NOW."""
+    async with running_service(fresh_sqlite, migrate_on_start=False) as running:
+        yield running

@@ -1,0 +1,1 @@
+"""HTTP routes of the rating service: thin — parse, call a use case, render."""

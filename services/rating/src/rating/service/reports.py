@@ -1,0 +1,78 @@
+"""Reports of offences (P-12.1, P-12.2): from players, or from a concessionaire's own checks, until the staff
+sanction or dismiss them."""
+
+from __future__ import annotations
+
+import uuid
+
+from platform_kit.errors import Conflict, NotFound
+
+from rating.adapters.conduct import (
+    ReportStatus,
+    StoredReport,
+    close_reports,
+    find_reports,
+    insert_report,
+    reports_by_id,
+)
+from rating.domain import Detection, OffenceKind, Report
+from rating.service.context import Context
+from rating.service.players import known_player
+from rating.service.principals import Principal
+
+
+async def file_report(
+    context: Context,
+    principal: Principal,
+    *,
+    offender_id: str,
+    offence: OffenceKind,
+    tournament_id: str | None,
+    description: str,
+) -> StoredReport:
+    """A player's report names them as reporter; staff file their concessionaire's checks on its players."""
+    async with context.db.transaction() as session:
+        offender = await known_player(session, offender_id)
+        if principal.is_staff:
+            principal.require_manages(offender.concessionaire_id)
+            detection, reporter = Detection.OPERATOR_CHECK, None
+        else:
+            detection, reporter = Detection.PLAYER_REPORT, principal.subject_id
+        report = Report(
+            report_id=uuid.uuid4().hex,
+            offender_id=offender_id,
+            offence=offence,
+            detection=detection,
+            filed_at=context.now(),
+            reporter_id=reporter,
+            tournament_id=tournament_id,
+            description=description,
+        )
+        stored = StoredReport(report, offender.concessionaire_id, ReportStatus.OPEN)
+        await insert_report(session, stored)
+    return stored
+
+
+async def list_reports(
+    context: Context, principal: Principal, *, status: ReportStatus | None, offender_id: str | None, limit: int
+) -> list[StoredReport]:
+    """The staff's queue: an operator sees the reports about their concessionaire's players only."""
+    principal.require_staff()
+    async with context.db.transaction() as session:
+        return await find_reports(
+            session, status=status, offender_id=offender_id, concessionaire_id=principal.concessionaire_id, limit=limit
+        )
+
+
+async def dismiss_report(context: Context, principal: Principal, report_id: str) -> StoredReport:
+    """The staff found no offence: the report is closed without a sanction."""
+    now = context.now()
+    async with context.db.transaction() as session:
+        stored = (await reports_by_id(session, [report_id])).get(report_id)
+        if stored is None:
+            raise NotFound("rating.report_unknown", f"No report {report_id}.")
+        principal.require_manages(stored.concessionaire_id)
+        if stored.status is not ReportStatus.OPEN:
+            raise Conflict("rating.report_closed", f"Report {report_id} is already {stored.status}.")
+        await close_reports(session, [report_id], ReportStatus.DISMISSED, principal.subject_id, now)
+    return StoredReport(stored.report, stored.concessionaire_id, ReportStatus.DISMISSED, principal.subject_id, now)

@@ -1,0 +1,121 @@
+"""The daily tier job (P-11.3, P-11.4, P-11.8): closes a day, publishes the tier changes, refreshes the standings.
+
+Closing day D ranks every player on their rating at the end of D, stores the day's cutoffs, the tier now in
+force for each player whose tier changed (with a `rating.tier.changed` event each, in the same transaction),
+and the public standings of D. Running D again publishes only what changed since (nothing, unless results
+dated on or before D arrived in between); a day before the last closed one is refused, as the tiers in
+force must never go back in time. There is no other way to set a tier (P-11.6).
+
+In the background the job closes yesterday as soon as it is not closed yet: at midnight in the reference
+zone, or at start-up after a pause (days missed in between are skipped: only the latest day's tiers count).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import date
+
+from platform_kit.errors import Conflict, ProblemError
+from platform_kit.events.rating import TierChanged
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from rating.adapters.ratings import all_summaries, awards_of_players
+from rating.adapters.sql import lock_for_transaction
+from rating.adapters.tiers import (
+    latest_tier_day,
+    replace_standings,
+    save_tier_changes,
+    save_tier_day,
+    tiers_in_force,
+)
+from rating.domain import (
+    Leaderboard,
+    RatingSummary,
+    TierCutoffs,
+    TierTable,
+    compute_tiers,
+    summarize,
+    tier_changes,
+)
+from rating.service.context import Context
+
+log = logging.getLogger(__name__)
+
+# pg_advisory_xact_lock key: one tier run at a time across the service's replicas ("rating tiers").
+TIER_RUN_LOCK = 0x7261_7469_6E67
+
+
+@dataclass(frozen=True, slots=True)
+class TierRun:
+    day: date
+    active_count: int
+    changes: int
+
+
+async def close_day(context: Context, day: date) -> TierRun:
+    """Compute and publish the tiers of `day` (idempotent)."""
+    if day >= context.today():
+        raise ProblemError(
+            "rating.day_not_closed", f"{day} has not closed yet in {context.zone.key}.", status=422, day=day.isoformat()
+        )
+    async with context.db.transaction() as session:
+        await lock_for_transaction(session, TIER_RUN_LOCK)
+        latest = await latest_tier_day(session)
+        if latest is not None and day < latest.day:
+            raise Conflict(
+                "rating.tier_day_superseded",
+                f"Tiers are already in force for {latest.day}; they cannot be recomputed for an earlier day.",
+                latest_day=latest.day.isoformat(),
+            )
+        summaries = await summaries_at_end_of(session, day)
+        table = compute_tiers(summaries, day)
+        before = TierTable(latest or TierCutoffs(day, 0, ()), await tiers_in_force(session))
+        changes = tier_changes(before, table)
+        await save_tier_changes(session, changes, day)
+        for change in changes:
+            await context.outbox.add(
+                session,
+                TierChanged(
+                    player_id=change.player_id,
+                    previous=change.before.value,
+                    current=change.after.value,
+                    as_of_day=day.isoformat(),
+                ),
+            )
+        board = Leaderboard.build(summaries, day)
+        await replace_standings(session, day, board.page(1, board.active_count).entries if board.active_count else ())
+        await save_tier_day(session, table.cutoffs, context.now())
+    log.info(
+        "tiers computed", extra={"day": day.isoformat(), "active": table.cutoffs.active_count, "changes": len(changes)}
+    )
+    return TierRun(day, table.cutoffs.active_count, len(changes))
+
+
+async def summaries_at_end_of(session: AsyncSession, day: date) -> list[RatingSummary]:
+    """Every player's summary as it stood at the end of `day`: stored summaries already hold later awards
+    for players who played since, whose summaries are refolded from their awards up to `day`."""
+    summaries = await all_summaries(session)
+    later = [s.player_id for s in summaries if s.last_day is not None and s.last_day > day]
+    if not later:
+        return summaries
+    histories = await awards_of_players(session, later)
+    refolded = {p: summarize(p, histories[p], as_of=day) for p in later}
+    return [refolded.get(s.player_id, s) for s in summaries]
+
+
+async def close_yesterday_if_due(context: Context) -> TierRun | None:
+    yesterday = context.yesterday()
+    async with context.db.transaction() as session:
+        latest = await latest_tier_day(session)
+    if latest is not None and latest.day >= yesterday:
+        return None
+    return await close_day(context, yesterday)
+
+
+async def run_tier_job(context: Context, interval_seconds: float) -> None:
+    """The background loop: check every `interval_seconds` whether a day has closed."""
+    while True:
+        await close_yesterday_if_due(context)
+        await asyncio.sleep(interval_seconds)
