@@ -1,22 +1,130 @@
-"""The gateway service's app factory."""
+"""The gateway service's app factory: identities and sessions, partner keys, rate limits, the WebSocket hub,
+and the web client at `/`."""
 
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 
 from fastapi import FastAPI
 from platform_kit.app import create_service_app
 from platform_kit.bus import Transport
+from platform_kit.clock import Clock, SystemClock
 from platform_kit.runtime import ServiceRuntime
+from prometheus_client import Gauge
 
+from gateway.adapters.access_tokens import AccessTokenCodec
 from gateway.adapters.orm import metadata
-from gateway.settings import Settings
+from gateway.adapters.passwords import PasswordHasher
+from gateway.adapters.secret_factory import SecretFactory
+from gateway.adapters.service_client import PlatformClients
+from gateway.api.problems import install_problem_handlers
+from gateway.api.routes import document_access
+from gateway.api.v1.router import router as api_v1
+from gateway.api.web import mount_web_client
+from gateway.domain.identity import normalize_email
+from gateway.domain.rate_limit import BucketPolicy
+from gateway.service.components import GatewayComponents
+from gateway.service.context import GatewayContext
+from gateway.service.hub import CloseCode, Hub
+from gateway.service.rate_limiter import RateLimiter
+from gateway.service.sanctions import DECIDED, LIFTED, SanctionConsumer
+from gateway.service.table_presence import TablePresenceReporter
+from gateway.settings import DEV_ADMIN_PASSWORD, DEV_JWT_SECRET, Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+log = logging.getLogger(__name__)
 
 
-def create_app(settings: Settings | None = None, *, bus: Transport | None = None) -> FastAPI:
-    runtime = ServiceRuntime(settings or Settings(), metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
-    return create_service_app(
+def create_app(
+    settings: Settings | None = None,
+    *,
+    bus: Transport | None = None,
+    clock: Clock | None = None,
+    random_bytes: Callable[[int], bytes] | None = None,
+) -> FastAPI:
+    """`clock` and `random_bytes` default to the system's (tests inject frozen and seeded ones)."""
+    settings = settings or Settings()
+    clock = clock or SystemClock()
+    runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
+    secrets = SecretFactory(random_bytes) if random_bytes else SecretFactory()
+    context = GatewayContext(
+        db=runtime.db,
+        outbox=runtime.outbox,
+        clock=clock,
+        passwords=PasswordHasher(
+            time_cost=settings.password_hash_time_cost, memory_kib=settings.password_hash_memory_kib
+        ),
+        access_tokens=AccessTokenCodec(
+            settings.jwt_secret, timedelta(seconds=settings.access_token_ttl_seconds), clock
+        ),
+        secrets=secrets,
+        refresh_ttl=timedelta(seconds=settings.refresh_token_ttl_seconds),
+    )
+    hub = Hub(
+        replay_capacity=settings.ws_replay_buffer,
+        send_queue_size=settings.ws_send_queue,
+        new_epoch=secrets.channel_epoch,
+    )
+    rate_limiter = RateLimiter(
+        clock,
+        authenticated=BucketPolicy(settings.rate_limit_per_second, settings.rate_limit_burst),
+        anonymous=BucketPolicy(settings.anonymous_rate_limit_per_second, settings.anonymous_rate_limit_burst),
+    )
+    components = GatewayComponents.build(
+        context,
+        rate_limiter,
+        hub,
+        PlatformClients.from_settings(settings),
+        heartbeat=settings.ws_heartbeat_seconds,
+        heartbeat_timeout=settings.ws_heartbeat_timeout_seconds,
+    )
+    sanctions = SanctionConsumer(
+        clock, on_ban=lambda player_id: hub.kick_player(player_id, CloseCode.FORBIDDEN, "player_banned")
+    )
+    presence = TablePresenceReporter(runtime.db, runtime.outbox, settings.table_engine_shards)
+    hub.on_table_disconnect, hub.on_table_reconnect = presence.disconnected, presence.reconnected
+    runtime.in_background(presence.run)
+    runtime.on(DECIDED, sanctions.decided)
+    runtime.on(LIFTED, sanctions.lifted)
+    Gauge("gateway_websocket_connections", "Open WebSocket connections", registry=runtime.registry).set_function(
+        lambda: hub.connection_count
+    )
+
+    app = create_service_app(
         runtime,
         title="Gateway",
         description="The one front door: identities, sessions, API keys, rate limits, WebSocket streams and the web client.",
+        routers=[api_v1],
     )
+    app.state.gateway = components
+    install_problem_handlers(app)
+    document_access(app)
+    _bootstrap_at_start(app, components, settings)
+    mount_web_client(app)
+    return app
+
+
+def _bootstrap_at_start(app: FastAPI, components: GatewayComponents, settings: Settings) -> None:
+    """After the kit's start-up (migrations, bus): the demo concessionaire and the bootstrap administrator.
+    At shutdown, WebSocket clients are told to reconnect elsewhere (1001)."""
+    kit_lifespan = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with kit_lifespan(app):
+            if settings.demo_concessionaire:
+                await components.concessionaires.ensure_demo()
+            await components.staff.ensure_admin(normalize_email(settings.admin_email), settings.admin_password)
+            if settings.jwt_secret == DEV_JWT_SECRET or settings.admin_password == DEV_ADMIN_PASSWORD:
+                log.warning("gateway runs with development secrets: set GATEWAY_JWT_SECRET and GATEWAY_ADMIN_PASSWORD")
+            try:
+                yield
+            finally:
+                components.hub.close_all()
+                await components.clients.aclose()
+
+    app.router.lifespan_context = lifespan

@@ -1,8 +1,51 @@
-"""Settings of the gateway service: the common fields under the `GATEWAY_` prefix (docs/configuration.md)."""
+"""Settings of the gateway service under the `GATEWAY_` prefix (docs/configuration.md).
+
+The defaults let a newcomer start the platform and log in at once; every secret among them is a development
+value that a deployment must override (the gateway logs a warning at start-up while it uses one).
+"""
 
 from platform_kit.settings import ServiceSettings, service_config
+from pydantic import Field
+
+DEV_JWT_SECRET = "dev-only-jwt-secret-change-me-in-every-deployment"
+DEV_ADMIN_PASSWORD = "admin-dev-password"
 
 
 class Settings(ServiceSettings):
     model_config = service_config("gateway")
     service_name: str = "gateway"
+
+    jwt_secret: str = Field(
+        DEV_JWT_SECRET, min_length=32, description="HS256 key signing access tokens (at least 32 characters)."
+    )
+    access_token_ttl_seconds: int = Field(900, ge=30, description="Lifetime of an access token (JWT).")
+    refresh_token_ttl_seconds: int = Field(
+        14 * 24 * 3600, ge=60, description="Lifetime of a refresh token; each refresh issues a new one."
+    )
+    admin_email: str = Field(
+        "admin@example.com", description="Network administrator created at start-up if no staff member has it."
+    )
+    admin_password: str = Field(DEV_ADMIN_PASSWORD, description="Password of that bootstrap administrator.")
+    demo_concessionaire: bool = Field(
+        True, description="Create the concessionaire `demo` at start-up, so players can sign up at once."
+    )
+    password_hash_time_cost: int = Field(3, ge=1, description="argon2id iterations.")
+    password_hash_memory_kib: int = Field(65536, ge=8, description="argon2id memory per hash, in KiB.")
+    rate_limit_per_second: float = Field(
+        20.0, gt=0, description="Requests per second per authenticated caller (player, staff, API key); per instance."
+    )
+    rate_limit_burst: int = Field(60, ge=1, description="Requests an authenticated caller may send at once.")
+    anonymous_rate_limit_per_second: float = Field(
+        2.0, gt=0, description="Requests per second per IP address without credentials (log-in, sign-up); per instance."
+    )
+    anonymous_rate_limit_burst: int = Field(20, ge=1, description="Requests an anonymous IP address may send at once.")
+    ws_heartbeat_seconds: float = Field(15.0, gt=0, description="Interval of the server's WebSocket pings.")
+    ws_heartbeat_timeout_seconds: float = Field(
+        45.0, gt=0, description="A WebSocket silent this long (no pong, no message) is closed."
+    )
+    ws_replay_buffer: int = Field(
+        500, ge=1, description="Messages kept per channel for clients that reconnect with `last_seq`."
+    )
+    ws_send_queue: int = Field(
+        1000, ge=1, description="Messages waiting for one slow WebSocket client before it is disconnected."
+    )

@@ -1,1 +1,2 @@
-"""Pure domain rules of the gateway service: no I/O, no framework imports."""
+"""Pure rules of the gateway: who may do what, what a valid identity looks like, token-bucket arithmetic,
+WebSocket channel names and their replay logs. No I/O, no framework imports, no asyncio."""

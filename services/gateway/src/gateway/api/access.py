@@ -1,0 +1,142 @@
+"""Who may call what. Every `/api` route declares it with a dependency, and a test fails when one does not:
+
+    @router.get("/players/{player_id}")
+    async def read(principal: Annotated[Principal, Depends(allow(Role.PLAYER, Role.PARTNER))]) -> ...
+
+`allow(*roles)` authenticates the caller (a bearer access token, or a partner's `X-API-Key`), applies the rate
+limit (per principal; per IP address when unauthenticated) and refuses other roles. `public()` declares an
+endpoint open to anyone (still rate-limited per IP). `allow(..., good_standing=True)` also refuses banned
+players (P-12.5), for the endpoints that register a player for something (tournaments, bets).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Request, Security
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+from platform_kit.errors import Forbidden
+from starlette.requests import HTTPConnection
+
+from gateway.adapters.access_tokens import InvalidAccessToken
+from gateway.domain.roles import Principal, Role
+from gateway.service.components import GatewayComponents
+from gateway.service.errors import RateLimited, Unauthenticated
+from gateway.service.restrictions import refuse_if_banned
+
+POLICY_ATTRIBUTE = "__access_policy__"
+
+bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="accessToken",
+    description="Access token from `POST /api/v1/auth/login` (players) or `/auth/staff/login` (staff).",
+)
+partner_key = APIKeyHeader(
+    name="X-API-Key",
+    auto_error=False,
+    scheme_name="partnerApiKey",
+    description="A partner API key of one concessionaire (`gk_…`), created by its operator.",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AccessPolicy:
+    roles: frozenset[Role]
+    public: bool = False
+
+    def describe(self) -> str:
+        if self.public:
+            return "anyone (no credentials)"
+        return ", ".join(sorted(role.value for role in self.roles))
+
+
+def components_of(connection: HTTPConnection) -> GatewayComponents:
+    components: GatewayComponents = connection.app.state.gateway
+    return components
+
+
+def policy_of(dependency: object) -> AccessPolicy | None:
+    policy = getattr(dependency, POLICY_ATTRIBUTE, None)
+    return policy if isinstance(policy, AccessPolicy) else None
+
+
+def client_address(connection: HTTPConnection) -> str:
+    return connection.client.host if connection.client else "unknown"
+
+
+def apply_rate_limit(components: GatewayComponents, connection: HTTPConnection, principal: Principal | None) -> None:
+    key = principal.key if principal else client_address(connection)
+    retry_after = components.rate_limiter.check(key, authenticated=principal is not None)
+    if retry_after:
+        raise RateLimited(retry_after)
+
+
+def principal_from_token(components: GatewayComponents, token: str) -> Principal:
+    try:
+        return components.context.access_tokens.decode(token)
+    except InvalidAccessToken as error:
+        raise Unauthenticated(error.code, error.message) from None
+
+
+async def _authenticate(
+    components: GatewayComponents, credentials: HTTPAuthorizationCredentials | None, api_key: str | None
+) -> Principal | None:
+    if api_key:
+        principal = await components.api_keys.authenticate(api_key)
+        if principal is None:
+            raise Unauthenticated("invalid_api_key", "The API key is unknown or revoked.")
+        return principal
+    if credentials:
+        return principal_from_token(components, credentials.credentials)
+    return None
+
+
+def allow(*roles: Role, good_standing: bool = False) -> Callable[..., Awaitable[Principal]]:
+    if not roles:
+        raise ValueError("name at least one role (or use public())")
+    policy = AccessPolicy(frozenset(roles))
+
+    async def require(
+        request: Request,
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer)],
+        api_key: Annotated[str | None, Security(partner_key)],
+    ) -> Principal:
+        components = components_of(request)
+        try:
+            principal = await _authenticate(components, credentials, api_key)
+        except Unauthenticated:
+            apply_rate_limit(components, request, None)  # failed attempts count against the address
+            raise
+        apply_rate_limit(components, request, principal)
+        if principal is None:
+            raise Unauthenticated("missing_credentials", "Log in first (bearer token) or send a partner API key.")
+        if principal.role not in policy.roles:
+            raise Forbidden("role_not_allowed", f"This operation is for: {policy.describe()}.")
+        if good_standing and principal.role is Role.PLAYER:
+            async with components.context.db.sessions() as session:
+                await refuse_if_banned(session, principal.subject_id, components.context.clock.now())
+        return principal
+
+    setattr(require, POLICY_ATTRIBUTE, policy)
+    return require
+
+
+def public() -> Callable[..., Awaitable[None]]:
+    async def anyone(request: Request) -> None:
+        apply_rate_limit(components_of(request), request, None)
+
+    setattr(anyone, POLICY_ATTRIBUTE, AccessPolicy(frozenset(), public=True))
+    return anyone
+
+
+def socket_policy(*roles: Role) -> Callable[[], AccessPolicy]:
+    """The declaration for a WebSocket route; the handler authenticates (token in the query or first message)."""
+    policy = AccessPolicy(frozenset(roles))
+
+    def declared() -> AccessPolicy:
+        return policy
+
+    setattr(declared, POLICY_ATTRIBUTE, policy)
+    return declared

@@ -1,0 +1,76 @@
+"""Sign-up, log-in, token refresh and log-out."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response, status
+
+from gateway.api.access import allow, components_of, public
+from gateway.api.v1.schemas import PlayerLogin, PrincipalView, RefreshTokenBody, SessionView, SignUp, StaffLogin
+from gateway.domain.roles import Principal, Role
+from gateway.service.sessions import IssuedSession
+
+router = APIRouter(prefix="/auth", tags=["sessions"])
+
+
+def _session_view(request: Request, issued: IssuedSession) -> SessionView:
+    return SessionView.of(issued, components_of(request).context.clock.now())
+
+
+@router.post(
+    "/signup",
+    status_code=status.HTTP_201_CREATED,
+    dependencies=[Depends(public())],
+    summary="Sign up as a player (and be logged in)",
+    description="Refused with `nickname_taken` / `email_taken` (409), `concessionaire_not_found` (404) or "
+    "`underage` (422, T-1.4).",
+)
+async def sign_up(body: SignUp, request: Request) -> SessionView:
+    issued = await components_of(request).accounts.sign_up(body.concessionaire, body.form())
+    return _session_view(request, issued)
+
+
+@router.post(
+    "/login",
+    dependencies=[Depends(public())],
+    summary="Log in as a player, by nickname or email",
+    description="`invalid_credentials` (401) for a wrong login or password; `player_banned` (403, P-12.5).",
+)
+async def log_in(body: PlayerLogin, request: Request) -> SessionView:
+    return _session_view(request, await components_of(request).accounts.log_in_player(body.login, body.password))
+
+
+@router.post("/staff/login", dependencies=[Depends(public())], summary="Log in as an operator or administrator")
+async def staff_log_in(body: StaffLogin, request: Request) -> SessionView:
+    return _session_view(request, await components_of(request).accounts.log_in_staff(body.email, body.password))
+
+
+@router.post(
+    "/refresh",
+    dependencies=[Depends(public())],
+    summary="Exchange a refresh token for a new session",
+    description="Each refresh token works once. Presenting a used one ends the whole session "
+    "(`refresh_token_reused`, 401); a banned player is refused (`player_banned`, 403).",
+)
+async def refresh(body: RefreshTokenBody, request: Request) -> SessionView:
+    return _session_view(request, await components_of(request).sessions.refresh(body.refresh_token))
+
+
+@router.post(
+    "/logout",
+    status_code=status.HTTP_204_NO_CONTENT,
+    dependencies=[Depends(public())],
+    summary="End the session of a refresh token",
+    description="The access token stays valid until it expires (at most its short lifetime).",
+)
+async def log_out(body: RefreshTokenBody, request: Request) -> Response:
+    await components_of(request).sessions.close(body.refresh_token)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/me", summary="Who the credentials belong to")
+async def who_am_i(
+    principal: Annotated[Principal, Depends(allow(Role.PLAYER, Role.OPERATOR, Role.ADMIN, Role.PARTNER))],
+) -> PrincipalView:
+    return PrincipalView.of(principal)

@@ -1,0 +1,140 @@
+"""Players and staff: sign-up (self-service or by the concessionaire) and log-in.
+
+Password hashing is slow on purpose, so it happens outside database transactions: a transaction holds
+SQLite's write lock, and should not hold it for tens of milliseconds of hashing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from platform_kit.errors import Conflict, NotFound, ProblemError
+from platform_kit.events.gateway import PlayerRegistered
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gateway.adapters import identity_store
+from gateway.adapters.identity_store import PlayerRecord
+from gateway.domain.identity import is_adult
+from gateway.service.context import GatewayContext
+from gateway.service.errors import Unauthenticated
+from gateway.service.restrictions import refuse_if_banned
+from gateway.service.sessions import IssuedSession, Sessions
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerForm:
+    """A validated sign-up: nickname and email already checked and normalised by the API layer."""
+
+    nickname: str
+    email: str
+    date_of_birth: date
+    password: str
+
+
+def _invalid_credentials() -> Unauthenticated:
+    # One answer for an unknown account and a wrong password: the difference would reveal who is registered.
+    return Unauthenticated("invalid_credentials", "Wrong login or password.")
+
+
+class Accounts:
+    def __init__(self, context: GatewayContext, sessions: Sessions) -> None:
+        self._context = context
+        self._sessions = sessions
+
+    async def sign_up(self, concessionaire_code: str, form: PlayerForm) -> IssuedSession:
+        """Self-service sign-up through a concessionaire's site: the new player is logged in at once."""
+        password_hash = await self._context.passwords.hash(form.password)
+        try:
+            async with self._context.db.transaction() as session:
+                concessionaire = await identity_store.concessionaire_by_code(session, concessionaire_code)
+                if concessionaire is None:
+                    raise NotFound(
+                        "concessionaire_not_found", f"No concessionaire has the code {concessionaire_code!r}."
+                    )
+                player = await self._register(session, concessionaire.id, form, password_hash)
+                return await self._sessions.open(session, player.principal)
+        except IntegrityError:
+            raise _already_registered() from None
+
+    async def register(self, concessionaire_id: str, form: PlayerForm) -> PlayerRecord:
+        """A concessionaire (its operator or partner system) registers one of its players."""
+        password_hash = await self._context.passwords.hash(form.password)
+        try:
+            async with self._context.db.transaction() as session:
+                if await identity_store.get_concessionaire(session, concessionaire_id) is None:
+                    raise NotFound("concessionaire_not_found", "No such concessionaire.")
+                return await self._register(session, concessionaire_id, form, password_hash)
+        except IntegrityError:
+            raise _already_registered() from None
+
+    async def log_in_player(self, login: str, password: str) -> IssuedSession:
+        """By nickname (any case) or email. P-12.5: a banned player is refused, after the password check."""
+        async with self._context.db.sessions() as session:
+            player = await identity_store.player_by_login(session, login)
+        if not await self._context.passwords.verify(player.password_hash if player else None, password):
+            raise _invalid_credentials()
+        assert player is not None
+        new_hash = await self._rehashed(player.password_hash, password)
+        async with self._context.db.transaction() as session:
+            await refuse_if_banned(session, player.id, self._context.clock.now())
+            if new_hash:
+                await identity_store.update_player(session, player.id, password_hash=new_hash)
+            return await self._sessions.open(session, player.principal)
+
+    async def log_in_staff(self, email: str, password: str) -> IssuedSession:
+        async with self._context.db.sessions() as session:
+            staff = await identity_store.staff_by_email(session, email.strip().lower())
+        if not await self._context.passwords.verify(staff.password_hash if staff else None, password):
+            raise _invalid_credentials()
+        assert staff is not None
+        new_hash = await self._rehashed(staff.password_hash, password)
+        async with self._context.db.transaction() as session:
+            if new_hash:
+                await identity_store.update_staff(session, staff.id, password_hash=new_hash)
+            return await self._sessions.open(session, staff.principal)
+
+    async def _register(
+        self, session: AsyncSession, concessionaire_id: str, form: PlayerForm, password_hash: str
+    ) -> PlayerRecord:
+        now = self._context.clock.now()
+        if not is_adult(form.date_of_birth, now.date()):
+            # T-1.4 refuses bets from minors; the platform refuses them an account in the first place.
+            raise ProblemError("underage", "Players must be 18 or older.", status=422)
+        if await identity_store.nickname_taken(session, form.nickname):
+            raise Conflict("nickname_taken", "This nickname is already taken on the network.")
+        if await identity_store.email_taken(session, form.email):
+            raise Conflict("email_taken", "An account with this email already exists.")
+        player = PlayerRecord(
+            id=self._context.secrets.new_id(),
+            nickname=form.nickname,
+            email=form.email,
+            date_of_birth=form.date_of_birth,
+            concessionaire_id=concessionaire_id,
+            password_hash=password_hash,
+            created_at=now,
+        )
+        await identity_store.insert_player(session, player)
+        await self._context.outbox.add(
+            session,
+            PlayerRegistered(
+                player_id=player.id,
+                nickname=player.nickname,
+                concessionaire_id=concessionaire_id,
+                date_of_birth=player.date_of_birth,
+                registered_at=now,
+            ),
+        )
+        return player
+
+    async def _rehashed(self, password_hash: str, password: str) -> str | None:
+        """A new hash when the stored one used weaker parameters than today's (upgraded at log-in)."""
+        if self._context.passwords.needs_rehash(password_hash):
+            return await self._context.passwords.hash(password)
+        return None
+
+
+def _already_registered() -> Conflict:
+    # A concurrent sign-up took the nickname or email between our check and the insert.
+    return Conflict("already_registered", "This nickname or email was just registered by someone else.")

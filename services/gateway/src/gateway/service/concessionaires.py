@@ -1,0 +1,62 @@
+"""Concessionaires: created by network administrators; `demo` is created at start-up for standalone trials."""
+
+from __future__ import annotations
+
+from platform_kit.errors import Conflict, NotFound
+from platform_kit.events.gateway import ConcessionaireCreated
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gateway.adapters import identity_store
+from gateway.adapters.identity_store import ConcessionaireRecord
+from gateway.service.context import GatewayContext
+
+DEMO_CODE = "demo"
+DEMO_NAME = "Demo Concessionaire"
+
+
+class Concessionaires:
+    def __init__(self, context: GatewayContext) -> None:
+        self._context = context
+
+    async def create(self, code: str, name: str) -> ConcessionaireRecord:
+        try:
+            async with self._context.db.transaction() as session:
+                if await identity_store.concessionaire_by_code(session, code) is not None:
+                    raise Conflict("concessionaire_code_taken", f"The code {code!r} is already in use.")
+                return await self._create(session, code, name)
+        except IntegrityError:
+            raise Conflict("concessionaire_code_taken", f"The code {code!r} is already in use.") from None
+
+    async def ensure_demo(self) -> None:
+        """Idempotent, and safe when several gateway instances start together."""
+        try:
+            async with self._context.db.transaction() as session:
+                if await identity_store.concessionaire_by_code(session, DEMO_CODE) is None:
+                    await self._create(session, DEMO_CODE, DEMO_NAME)
+        except IntegrityError:
+            pass  # another instance created it first
+
+    async def get(self, concessionaire_id: str) -> ConcessionaireRecord:
+        async with self._context.db.sessions() as session:
+            record = await identity_store.get_concessionaire(session, concessionaire_id)
+        if record is None:
+            raise NotFound("concessionaire_not_found", "No such concessionaire.")
+        return record
+
+    async def all(self) -> list[ConcessionaireRecord]:
+        async with self._context.db.sessions() as session:
+            return await identity_store.list_concessionaires(session)
+
+    async def _create(self, session: AsyncSession, code: str, name: str) -> ConcessionaireRecord:
+        record = ConcessionaireRecord(
+            id=self._context.secrets.new_id(), code=code, name=name, created_at=self._context.clock.now()
+        )
+        await identity_store.insert_concessionaire(session, record)
+        await self._context.outbox.add(
+            session,
+            ConcessionaireCreated(
+                concessionaire_id=record.id, code=record.code, name=record.name, created_at=record.created_at
+            ),
+        )
+        return record

@@ -1,0 +1,25 @@
+"""What the use cases need, built once per app: database, outbox, clock, hashing, token codec, randomness."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from platform_kit.clock import Clock
+from platform_kit.db import Database
+from platform_kit.outbox import Outbox
+
+from gateway.adapters.access_tokens import AccessTokenCodec
+from gateway.adapters.passwords import PasswordHasher
+from gateway.adapters.secret_factory import SecretFactory
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayContext:
+    db: Database
+    outbox: Outbox
+    clock: Clock
+    passwords: PasswordHasher
+    access_tokens: AccessTokenCodec
+    secrets: SecretFactory
+    refresh_ttl: timedelta

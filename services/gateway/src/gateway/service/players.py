@@ -1,0 +1,48 @@
+"""Player data as staff, partners and the players themselves see it: each caller only what it may see."""
+
+from __future__ import annotations
+
+from platform_kit.errors import Conflict, NotFound
+from sqlalchemy.exc import IntegrityError
+
+from gateway.adapters import identity_store
+from gateway.adapters.identity_store import PlayerRecord
+from gateway.domain.roles import Principal, Role
+from gateway.service.context import GatewayContext
+
+
+class Players:
+    def __init__(self, context: GatewayContext) -> None:
+        self._context = context
+
+    async def get(self, by: Principal, player_id: str) -> PlayerRecord:
+        async with self._context.db.sessions() as session:
+            player = await identity_store.get_player(session, player_id)
+        # Another concessionaire's player answers exactly like a missing one: their existence is not disclosed.
+        if player is None or not by.may_see_player(player.id, player.concessionaire_id):
+            raise NotFound("player_not_found", "No such player.")
+        return player
+
+    async def page(
+        self, by: Principal, concessionaire_id: str | None, *, limit: int, offset: int
+    ) -> list[PlayerRecord]:
+        """Operators and partners always get their own concessionaire's players; admins may filter by one."""
+        scope = concessionaire_id if by.role is Role.ADMIN else by.concessionaire_id
+        async with self._context.db.sessions() as session:
+            return await identity_store.list_players(session, scope, limit=limit, offset=offset)
+
+    async def change_email(self, by: Principal, player_id: str, email: str) -> PlayerRecord:
+        player = await self.get(by, player_id)
+        try:
+            async with self._context.db.transaction() as session:
+                if email != player.email and await identity_store.email_taken(session, email):
+                    raise Conflict("email_taken", "An account with this email already exists.")
+                await identity_store.update_player(session, player_id, email=email)
+        except IntegrityError:
+            raise Conflict("email_taken", "An account with this email already exists.") from None
+        return await self.get(by, player_id)
+
+    async def nicknames(self, player_ids: list[str]) -> dict[str, str]:
+        """P-11.5: what anyone may know of a player is the nickname."""
+        async with self._context.db.sessions() as session:
+            return await identity_store.nicknames(session, player_ids)

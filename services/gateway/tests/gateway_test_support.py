@@ -1,0 +1,139 @@
+"""Starting a gateway in tests and driving its API like a client would."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from gateway.app import create_app
+from gateway.service.components import GatewayComponents
+from gateway.settings import Settings
+from platform_kit.bus import InMemoryBus
+from platform_kit.clock import FrozenClock
+
+MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
+ADMIN_EMAIL = "admin@example.com"
+ADMIN_PASSWORD = "admin-test-password"
+PASSWORD = "long enough password"
+
+
+def fast_settings(database_url: str, **overrides: Any) -> Settings:
+    """Cheap password hashing and generous rate limits unless a test asks otherwise."""
+    values: dict[str, Any] = {
+        "database_url": database_url,
+        "admin_email": ADMIN_EMAIL,
+        "admin_password": ADMIN_PASSWORD,
+        "password_hash_time_cost": 1,
+        "password_hash_memory_kib": 64,
+        "rate_limit_per_second": 1000.0,
+        "rate_limit_burst": 1000,
+        "anonymous_rate_limit_per_second": 1000.0,
+        "anonymous_rate_limit_burst": 1000,
+        **overrides,
+    }
+    return Settings.model_validate(values)
+
+
+@dataclass
+class Driver:
+    """A started gateway app with an HTTP client, plus shortcuts for the common set-up steps."""
+
+    app: FastAPI
+    http: httpx.AsyncClient
+    bus: InMemoryBus
+
+    @property
+    def components(self) -> GatewayComponents:
+        components: GatewayComponents = self.app.state.gateway
+        return components
+
+    async def call(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        api_key: str | None = None,
+        json: Any = None,
+        params: Any = None,
+        expect: int | None = None,
+    ) -> httpx.Response:
+        headers = {}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        if api_key:
+            headers["X-API-Key"] = api_key
+        response = await self.http.request(method, path, headers=headers, json=json, params=params)
+        if expect is not None:
+            assert response.status_code == expect, response.text
+        return response
+
+    async def admin_token(self) -> str:
+        answer = await self.call(
+            "POST", "/api/v1/auth/staff/login", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}, expect=200
+        )
+        return str(answer.json()["access_token"])
+
+    async def sign_up(
+        self, nickname: str, *, concessionaire: str = "demo", date_of_birth: str = "1990-05-17", expect: int = 201
+    ) -> httpx.Response:
+        body = {
+            "concessionaire": concessionaire,
+            "nickname": nickname,
+            "email": f"{nickname.lower()}@example.com",
+            "date_of_birth": date_of_birth,
+            "password": PASSWORD,
+        }
+        return await self.call("POST", "/api/v1/auth/signup", json=body, expect=expect)
+
+    async def player_session(self, nickname: str, **options: Any) -> dict[str, Any]:
+        answer: dict[str, Any] = (await self.sign_up(nickname, **options)).json()
+        return answer
+
+    async def concessionaire(self, code: str) -> str:
+        answer = await self.call(
+            "POST",
+            "/api/v1/concessionaires",
+            token=await self.admin_token(),
+            json={"code": code, "name": code.title()},
+            expect=201,
+        )
+        return str(answer.json()["id"])
+
+    async def operator_token(self, concessionaire_id: str, email: str) -> str:
+        await self.call(
+            "POST",
+            f"/api/v1/concessionaires/{concessionaire_id}/operators",
+            token=await self.admin_token(),
+            json={"email": email, "password": PASSWORD},
+            expect=201,
+        )
+        answer = await self.call(
+            "POST", "/api/v1/auth/staff/login", json={"email": email, "password": PASSWORD}, expect=200
+        )
+        return str(answer.json()["access_token"])
+
+    async def api_key(self, concessionaire_id: str, operator_token: str, label: str = "partner") -> str:
+        answer = await self.call(
+            "POST",
+            f"/api/v1/concessionaires/{concessionaire_id}/api-keys",
+            token=operator_token,
+            json={"label": label},
+            expect=201,
+        )
+        return str(answer.json()["key"])
+
+
+@asynccontextmanager
+async def running(settings: Settings, clock: FrozenClock) -> AsyncIterator[Driver]:
+    bus = InMemoryBus()
+    app = create_app(settings, bus=bus, clock=clock)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:
+            yield Driver(app, http, bus)

@@ -1,0 +1,154 @@
+"""The internal client the proxies will use: forwarded headers, Idempotency-Key pass-through, downstream
+problems relayed unchanged, and the gateway's own 502/504 when a service fails or is unreachable."""
+
+from typing import Any
+
+import httpx
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from gateway.adapters.service_client import ServiceClient
+from gateway.api.idempotency import IdempotencyKey
+from gateway.api.problems import install_problem_handlers
+from gateway.domain.roles import Principal, Role
+from platform_kit import correlation
+from platform_kit.app import CorrelationMiddleware
+from platform_kit.errors import Conflict, install_handlers
+
+PLAYER = Principal(Role.PLAYER, "p1", "conc-a", "Mario")
+
+
+def downstream_wallet() -> FastAPI:
+    """A stand-in for a downstream service: echoes what it received, refuses like the real ones do."""
+    app = FastAPI()
+    install_handlers(app)
+
+    @app.post("/holds")
+    async def hold(request: Request) -> dict[str, Any]:
+        return {"headers": {k: v for k, v in request.headers.items() if k.startswith("x-") or k == "idempotency-key"}}
+
+    @app.post("/broke")
+    async def broke() -> dict[str, str]:
+        raise Conflict("insufficient_funds", "The account cannot cover 500 cents.", balance=120, currency="EUR")
+
+    @app.get("/busy")
+    async def busy() -> JSONResponse:
+        return JSONResponse(
+            {"type": "urn:problem:busy", "title": "Busy", "status": 503, "code": "busy"},
+            status_code=503,
+            media_type="application/problem+json",
+            headers={"Retry-After": "7"},
+        )
+
+    @app.get("/crash")
+    async def crash() -> JSONResponse:
+        return JSONResponse({"detail": "boom"}, status_code=500)
+
+    return app
+
+
+def proxy(client: ServiceClient) -> FastAPI:
+    """A gateway-shaped app with one money proxy route, as later proxies will be written."""
+    app = FastAPI()
+    install_handlers(app)
+    install_problem_handlers(app)
+    app.add_middleware(CorrelationMiddleware)
+
+    @app.post("/api/v1/holds/{path}")
+    async def forward(path: str, key: IdempotencyKey) -> Any:
+        return (await client.request("POST", f"/{path}", json={}, idempotency_key=key, principal=PLAYER)).json()
+
+    return app
+
+
+def wallet_client() -> ServiceClient:
+    return ServiceClient("http://wallet.test", "secret-token", transport=httpx.ASGITransport(app=downstream_wallet()))
+
+
+async def test_calls_carry_the_internal_token_request_id_idempotency_key_and_principal() -> None:
+    client = wallet_client()
+    token = correlation.bind("req-123")
+    try:
+        answer = await client.request("POST", "/holds", json={}, idempotency_key="key-1", principal=PLAYER)
+    finally:
+        correlation.reset(token)
+        await client.aclose()
+    assert answer.json()["headers"] == {
+        "x-internal-token": "secret-token",
+        "x-request-id": "req-123",
+        "idempotency-key": "key-1",
+        "x-principal-role": "player",
+        "x-principal-id": "p1",
+        "x-concessionaire-id": "conc-a",
+    }
+
+
+async def test_the_idempotency_key_passes_through_a_proxy_route_and_is_required() -> None:
+    app = proxy(wallet_client())
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway.test") as http:
+        answer = await http.post("/api/v1/holds/holds", headers={"Idempotency-Key": "k-42", "X-Request-ID": "r-9"})
+        assert answer.status_code == 200
+        assert answer.json()["headers"]["idempotency-key"] == "k-42"
+        assert answer.json()["headers"]["x-request-id"] == "r-9"
+        missing = await http.post("/api/v1/holds/holds")
+        assert (missing.status_code, missing.json()["code"]) == (400, "idempotency_key_required")
+        too_long = await http.post("/api/v1/holds/holds", headers={"Idempotency-Key": "k" * 256})
+        assert too_long.json()["code"] == "idempotency_key_invalid"
+
+
+async def test_a_downstream_problem_reaches_the_caller_unchanged() -> None:
+    app = proxy(wallet_client())
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway.test") as http:
+        answer = await http.post("/api/v1/holds/broke", headers={"Idempotency-Key": "k-1"})
+    assert answer.status_code == 409
+    assert answer.headers["content-type"] == "application/problem+json"
+    assert answer.json() == {
+        "type": "urn:problem:insufficient_funds",
+        "title": "The account cannot cover 500 cents.",
+        "status": 409,
+        "code": "insufficient_funds",
+        "balance": 120,
+        "currency": "EUR",
+    }
+
+
+async def test_retry_after_of_a_downstream_refusal_is_relayed() -> None:
+    client = wallet_client()
+    app = FastAPI()
+    install_handlers(app)
+    install_problem_handlers(app)
+
+    @app.get("/api/v1/busy")
+    async def busy() -> Any:
+        return (await client.request("GET", "/busy")).json()
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway.test") as http:
+        answer = await http.get("/api/v1/busy")
+    assert (answer.status_code, answer.headers["retry-after"], answer.json()["code"]) == (503, "7", "busy")
+
+
+async def test_failures_that_are_not_problems_become_the_gateways_own() -> None:
+    client = wallet_client()
+    app = FastAPI()
+    install_handlers(app)
+    install_problem_handlers(app)
+
+    @app.get("/api/v1/crash")
+    async def crash() -> Any:
+        return (await client.request("GET", "/crash")).json()
+
+    unreachable = ServiceClient("http://127.0.0.1:9", "t", timeout=2)
+
+    @app.get("/api/v1/unreachable")
+    async def nowhere() -> Any:
+        return (await unreachable.request("GET", "/anything")).json()
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway.test") as http:
+        crashed = await http.get("/api/v1/crash")
+        gone = await http.get("/api/v1/unreachable")
+    assert (crashed.status_code, crashed.json()["code"], crashed.json()["upstream_status"]) == (
+        502,
+        "upstream_failed",
+        500,
+    )
+    assert (gone.status_code, gone.json()["code"]) == (502, "upstream_unreachable")
+    await unreachable.aclose()
