@@ -173,3 +173,26 @@ async def test_relay_killed_between_publish_and_mark_sent_duplicate_is_absorbed(
     await eventually(lambda: _value(inbox.applied_total + inbox.duplicates_total == 2), timeout=20)
     assert await credited(db, "erin") == (1, 13)
     assert inbox.duplicates_total == 1
+
+
+async def test_per_instance_subscriptions_each_get_every_message(rabbitmq_url: str, unique_name: str) -> None:
+    """Fan-out: every replica (e.g. each gateway) receives its own copy; the queues vanish with the replicas."""
+    replicas = [RabbitBus(rabbitmq_url), RabbitBus(rabbitmq_url)]
+    received: list[list[str]] = [[], []]
+    for index, replica in enumerate(replicas):
+        await replica.start()
+
+        async def record(envelope: Envelope, into: list[str] = received[index]) -> None:
+            into.append(envelope.id)
+
+        await replica.subscribe(unique_name, ["private.test.#", "test.#"], record, per_instance=True)
+    publisher = RabbitBus(rabbitmq_url)
+    await publisher.start()
+    public = Envelope.wrap(CreditGranted(account="fan", amount=1), producer="test")
+    private = Envelope.wrap(CreditGranted(account="fan", amount=2), producer="test")
+    await publisher.publish(public)
+    await publisher.publish(private, routing_key="private." + private.type)
+    await eventually(lambda: _value(all(len(r) == 2 for r in received)))
+    assert received == [[public.id, private.id], [public.id, private.id]]
+    for bus in [*replicas, publisher]:
+        await bus.close()

@@ -63,3 +63,36 @@ async def test_each_queue_gets_its_own_copy_in_order() -> None:
 
 async def _true(value: bool) -> bool:
     return value
+
+
+async def test_runtime_routes_private_events_and_commands_to_their_handlers(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A handler bound to `private.…` or to a command queue's `<queue>.#` gets those messages (P-1.4 routing)."""
+    from messaging_fixture import create_schema, metadata
+    from platform_kit.runtime import ServiceRuntime
+    from platform_kit.settings import ServiceSettings
+
+    bus = InMemoryBus()
+    settings = ServiceSettings(
+        service_name="demo", database_url=f"sqlite+aiosqlite:///{tmp_path}/d.db", migrate_on_start=False
+    )
+    runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=tmp_path, bus=bus)
+    await create_schema(runtime.db)
+    seen: list[str] = []
+
+    async def record(_session, envelope: Envelope) -> None:  # type: ignore[no-untyped-def]
+        seen.append(envelope.payload["account"])
+
+    runtime.on("private.test.#", record)
+    runtime.on("shard-7.#", record, queue="shard-7")
+    await runtime.start()
+    async with runtime.db.transaction() as session:
+        await runtime.outbox.add(session, CreditGranted(account="private", amount=1), private=True)
+        await runtime.outbox.add(session, CreditGranted(account="public", amount=1))
+        await runtime.outbox.add(
+            session, CreditGranted(account="command", amount=1), routing_key="shard-7.test.credit.granted"
+        )
+    await eventually(lambda: _true(len(seen) == 2))
+    await bus.drain()
+    assert sorted(seen) == ["command", "private"]
+    await runtime.stop()
+    await bus.close()

@@ -12,8 +12,8 @@ from prometheus_client import CollectorRegistry, Counter, Gauge
 from sqlalchemy import MetaData
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from platform_kit.bus import Envelope, Transport, topic_matches, transport_for
-from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES
+from platform_kit.bus import Envelope, Handler, Transport, topic_matches, transport_for
+from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES, PRIVATE_PREFIX
 from platform_kit.db import Database
 from platform_kit.inbox import INBOX_TABLE, Inbox, SessionHandler, inbox_table
 from platform_kit.migrations import upgrade_to_head
@@ -61,6 +61,7 @@ class ServiceRuntime:
         self.registry = CollectorRegistry()
         self._subscriptions: dict[str, _Subscription] = {}
         self._background: list[BackgroundTask] = []
+        self._broadcasts: list[tuple[str, Handler]] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._outbox_backlog = Gauge("outbox_backlog", "Outbox rows not yet published", registry=self.registry)
         self._events_applied = Counter(
@@ -89,6 +90,11 @@ class ServiceRuntime:
         )
         subscription.routes.append((pattern, handler))
 
+    def on_each_instance(self, pattern: str, handler: Handler) -> None:
+        """Give every replica of this service its own copy of each message matching `pattern` (fan-out), with
+        no inbox and no database transaction: for effects that live in the process, like WebSocket pushes."""
+        self._broadcasts.append((pattern, handler))
+
     def in_background(self, task: BackgroundTask) -> None:
         """Run `task()` for the life of the service (a clock, a periodic check); restarted if it crashes."""
         self._background.append(task)
@@ -107,6 +113,13 @@ class ServiceRuntime:
                 self.inbox.exactly_once(subscription.queue, self._dispatcher(subscription)),
                 max_deliveries=subscription.max_deliveries,
                 concurrency=subscription.concurrency,
+            )
+        if self._broadcasts:
+            await self.bus.subscribe(
+                f"{self.name}.instance",
+                sorted({pattern for pattern, _ in self._broadcasts}),
+                self._broadcast_dispatcher,
+                per_instance=True,
             )
         self.relay.start()
         self._tasks = [asyncio.create_task(self._keep_running(task)) for task in self._background]
@@ -129,10 +142,15 @@ class ServiceRuntime:
         except Exception:
             log.warning("could not read the outbox backlog", exc_info=True)
 
+    async def _broadcast_dispatcher(self, envelope: Envelope) -> None:
+        for pattern, handler in self._broadcasts:
+            if _matches(pattern, envelope):
+                await handler(envelope)
+
     def _dispatcher(self, subscription: _Subscription) -> SessionHandler:
         async def dispatch(session: AsyncSession, envelope: Envelope) -> None:
             for pattern, handler in subscription.routes:
-                if topic_matches(pattern, envelope.type):
+                if _matches(pattern, envelope, subscription.queue):
                     await handler(session, envelope)
             self._events_applied.labels(envelope.type).inc()
 
@@ -148,3 +166,13 @@ class ServiceRuntime:
             except Exception:
                 log.exception("background task crashed; restarting in 1 s")
                 await asyncio.sleep(1)
+
+
+def _matches(pattern: str, envelope: Envelope, queue: str | None = None) -> bool:
+    """Whether a message bound by `pattern` is this envelope. The routing key is not kept in the envelope, but
+    it is always one of: the event type; `private.<type>` for a private event; `<queue>.<type>` for a command
+    addressed to a queue (e.g. `table-engine.shard-0.table.next_hand`)."""
+    keys = [envelope.type, PRIVATE_PREFIX + envelope.type]
+    if queue is not None:
+        keys.append(f"{queue}.{envelope.type}")
+    return any(topic_matches(pattern, key) for key in keys)

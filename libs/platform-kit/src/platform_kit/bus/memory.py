@@ -58,6 +58,7 @@ class InMemoryBus:
         *,
         max_deliveries: int = DEFAULT_MAX_DELIVERIES,
         concurrency: int = 1,
+        per_instance: bool = False,
     ) -> None:
         # In process, messages are always handled one at a time in order, whatever `concurrency` allows.
         if queue in self._queues:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Sequence
 
 import aio_pika
@@ -80,11 +81,15 @@ class RabbitBus:
         *,
         max_deliveries: int = DEFAULT_MAX_DELIVERIES,
         concurrency: int = 1,
+        per_instance: bool = False,
     ) -> None:
         channel = self._consume_channel
         if channel is None:
             raise RuntimeError("bus not started")
         await self._declare_exchanges(channel)
+        if per_instance:
+            await self._subscribe_transient(channel, queue, patterns, handler)
+            return
         dead = await channel.declare_queue(f"{queue}.dead", durable=True, arguments={"x-queue-type": "quorum"})
         await dead.bind(DEAD_LETTER_EXCHANGE, routing_key=queue)
         main = await channel.declare_queue(
@@ -123,6 +128,23 @@ class RabbitBus:
                 await message.ack()
 
         await main.consume(on_message)
+
+    async def _subscribe_transient(
+        self, channel: AbstractRobustChannel, queue: str, patterns: Sequence[str], handler: Handler
+    ) -> None:
+        transient = await channel.declare_queue(f"{queue}.{uuid.uuid4().hex[:12]}", exclusive=True, auto_delete=True)
+        for pattern in patterns:
+            await transient.bind(EVENTS_EXCHANGE, routing_key=pattern)
+        in_order = asyncio.Lock()
+
+        async def on_message(message: AbstractIncomingMessage) -> None:
+            async with in_order, message.process(ignore_processed=True):
+                try:
+                    await handler(Envelope.from_bytes(message.body))
+                except Exception:
+                    log.exception("per-instance handler failed; message dropped", extra={"queue": queue})
+
+        await transient.consume(on_message)
 
     async def _declare_exchanges(self, channel: AbstractRobustChannel) -> None:
         await channel.declare_exchange(EVENTS_EXCHANGE, aio_pika.ExchangeType.TOPIC, durable=True)

@@ -6,6 +6,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from platform_kit.bus.envelope import Envelope
+from platform_kit.events.base import PRIVATE_PREFIX
+
+__all__ = ["PRIVATE_PREFIX"]
 
 Handler = Callable[[Envelope], Awaitable[None]]
 
@@ -32,12 +35,17 @@ class Transport(Protocol):
         *,
         max_deliveries: int = DEFAULT_MAX_DELIVERIES,
         concurrency: int = 1,
+        per_instance: bool = False,
     ) -> None:
         """Deliver every message whose routing key matches one of `patterns` (AMQP topic syntax) to `handler`.
 
         A handler that raises is retried; after `max_deliveries` tries the message goes to the dead-letter
         queue `<queue>.dead`. With `concurrency` 1 (the default) messages are handled one at a time in queue
         order; a consumer whose effects commute may allow more in flight for throughput.
+
+        `per_instance` gives this process its own transient queue (deleted when it disconnects) instead of a
+        durable queue shared by the service's replicas: for fan-out, e.g. every gateway forwarding table events
+        to its own WebSocket clients. Nothing is retried or dead-lettered there.
         """
 
 

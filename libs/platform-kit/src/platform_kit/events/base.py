@@ -12,6 +12,10 @@ from pydantic import BaseModel, ConfigDict
 
 EVENT_TYPES: dict[str, type[Event]] = {}
 
+# Events only their subject may see (a player's hole cards) travel under the routing key `private.<type>`, so
+# that consumers of public events (`table.#`) never receive them.
+PRIVATE_PREFIX = "private."
+
 
 class Event(BaseModel):
     """A published fact. Subclasses set `TYPE` (the routing key) and bump `VERSION` on breaking changes."""

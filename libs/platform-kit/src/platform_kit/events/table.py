@@ -12,11 +12,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from platform_kit.events.base import Command, Event
+from platform_kit.events.base import PRIVATE_PREFIX, Command, Event
+
+__all__ = ["PRIVATE_PREFIX"]
 
 BettingStructure = Literal["no_limit", "pot_limit", "fixed_limit"]
 ActionKind = Literal["fold", "check", "call", "bet", "raise"]
-PRIVATE_PREFIX = "private."
 
 
 def shard_for(table_id: str, shards: int) -> int:
