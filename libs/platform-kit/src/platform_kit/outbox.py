@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import zlib
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, select, update
+from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from platform_kit import correlation
@@ -98,6 +99,7 @@ class OutboxRelay:
         self.batch_size = batch_size
         self.idle_interval = idle_interval
         self.published_total = 0
+        self._lock_key = zlib.crc32(f"outbox:{outbox.producer}".encode())
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -127,10 +129,13 @@ class OutboxRelay:
             .order_by(table.c.seq)
             .limit(self.batch_size)
         )
-        if not self.db.is_sqlite:
-            # Several relay replicas share the table: each row is taken by one of them at a time.
-            query = query.with_for_update(skip_locked=True)
         async with self.db.transaction() as session:
+            # Replicas of a service share its outbox. One relay at a time publishes, so events leave in the order
+            # they were committed (a table's actions must not overtake each other); the others wait their turn.
+            if not self.db.is_sqlite and not await session.scalar(
+                text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": self._lock_key}
+            ):
+                return 0
             rows = (await session.execute(query)).all()
             # Publishes of one batch are pipelined on the confirming channel: sent in order, confirmed together.
             outcomes = await asyncio.gather(

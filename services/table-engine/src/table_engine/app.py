@@ -1,22 +1,41 @@
 """The table-engine service's app factory."""
 
+import random
 from pathlib import Path
 
 from fastapi import FastAPI
 from platform_kit.app import create_service_app
 from platform_kit.bus import Transport
+from platform_kit.clock import Clock, SystemClock
 from platform_kit.runtime import ServiceRuntime
 
 from table_engine.adapters.orm import metadata
+from table_engine.api import internal, public
+from table_engine.service.host import Shuffler, TableHost
 from table_engine.settings import Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
 
-def create_app(settings: Settings | None = None, *, bus: Transport | None = None) -> FastAPI:
-    runtime = ServiceRuntime(settings or Settings(), metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
-    return create_service_app(
+def create_app(
+    settings: Settings | None = None,
+    *,
+    bus: Transport | None = None,
+    clock: Clock | None = None,
+    rng: Shuffler | None = None,
+) -> FastAPI:
+    """`rng` shuffles the decks and draws first buttons: `random.SystemRandom()` unless a test injects one (P-1.3)."""
+    settings = settings or Settings()
+    runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
+    host = TableHost(runtime, settings, clock or SystemClock(), rng or random.SystemRandom())
+    host.install()
+    app = create_service_app(
         runtime,
         title="Table engine",
-        description="Live tables and hands: dealing, betting, pots, showdown, timers, disconnect protection, chat and hand histories.",
+        description="Live tables and hands: dealing, betting, pots, showdown, timers, disconnect protection, chat "
+        "and hand histories. Commands arrive on the shard's queue `table-engine.shard-<n>`; this API only reads. "
+        "`/internal/…` routes need `X-Internal-Token`.",
+        routers=[public.router, internal.router],
     )
+    app.state.tables = host
+    return app

@@ -1,0 +1,43 @@
+"""Internal reads, behind `X-Internal-Token`: a player's own copy of a history (the gateway asks it for the
+authenticated player) and the audit view with the deck (operators and the regulator, P-1.3)."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.responses import PlainTextResponse
+from platform_kit.app import runtime_of
+from platform_kit.errors import ProblemError
+
+from table_engine.api.public import PHH_MEDIA_TYPE, phh_response
+from table_engine.service import queries
+from table_engine.service.queries import HandAudit
+
+
+async def require_internal_token(request: Request, x_internal_token: Annotated[str | None, Header()] = None) -> None:
+    expected = runtime_of(request).settings.internal_token
+    if x_internal_token is None or not hmac.compare_digest(x_internal_token.encode(), expected.encode()):
+        raise ProblemError("unauthorized", "A valid X-Internal-Token header is required.", status=401)
+
+
+router = APIRouter(prefix="/internal/v1", tags=["internal"], dependencies=[Depends(require_internal_token)])
+
+
+@router.get(
+    "/hands/{hand_id}/phh",
+    summary="A player's copy of a hand history (PHH): their own hole cards and the cards shown",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {PHH_MEDIA_TYPE: {}}}},
+)
+async def player_history(
+    request: Request, hand_id: str, player_id: Annotated[str, Query(description="The player the copy is for.")]
+) -> PlainTextResponse:
+    text = await queries.history(runtime_of(request).db, hand_id, player_id)
+    return phh_response(text, hand_id)
+
+
+@router.get("/hands/{hand_id}/audit", summary="Audit: the recorded deck and every hole card (P-1.3)")
+async def hand_audit(request: Request, hand_id: str) -> HandAudit:
+    return await queries.audit(runtime_of(request).db, hand_id)

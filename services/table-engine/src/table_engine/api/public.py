@@ -1,0 +1,50 @@
+"""Public reads: what anyone at or watching a table may see (no hidden card, P-1.4)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import PlainTextResponse
+from platform_kit.app import runtime_of
+
+from table_engine.service import queries
+from table_engine.service.queries import HandList, TableView
+
+router = APIRouter(prefix="/v1", tags=["tables"])
+
+PHH_MEDIA_TYPE = "application/toml"
+
+
+@router.get("/tables/{table_id}", summary="A table's public state: seats, stacks, button, pot, board, to act, level")
+async def get_table(request: Request, table_id: str) -> TableView:
+    return await queries.table_view(runtime_of(request).db, table_id)
+
+
+@router.get("/tables/{table_id}/hands", summary="The table's hands, newest first")
+async def list_hands(
+    request: Request,
+    table_id: str,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    before: Annotated[int | None, Query(description="`next_before` of the previous page.")] = None,
+) -> HandList:
+    return await queries.hand_list(runtime_of(request).db, table_id, limit=limit, before=before)
+
+
+@router.get(
+    "/hands/{hand_id}/phh",
+    summary="Everyone's copy of a hand history (PHH): only the cards shown at the table",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {PHH_MEDIA_TYPE: {}}}},
+)
+async def public_history(request: Request, hand_id: str) -> PlainTextResponse:
+    text = await queries.history(runtime_of(request).db, hand_id, None)
+    return phh_response(text, hand_id)
+
+
+def phh_response(text: str, hand_id: str) -> PlainTextResponse:
+    return PlainTextResponse(
+        text,
+        media_type=PHH_MEDIA_TYPE,
+        headers={"Content-Disposition": f'attachment; filename="{hand_id}.phh"'},
+    )

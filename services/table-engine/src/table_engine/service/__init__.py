@@ -1,0 +1,1 @@
+"""Use cases around the pure engine: the shard host, the table state machine, queries for the API."""
