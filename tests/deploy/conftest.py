@@ -127,10 +127,10 @@ def render_kustomization() -> Callable[[Path], list[Manifest]]:
 
 
 @pytest.fixture(scope="session")
-def pending_settings() -> frozenset[str]:
-    """Variables the deployment already sets for a settings field its service has yet to declare: the table
-    engine derives its shard id from the pod name it is given (`TABLE_ENGINE_SHARD_NAME`)."""
-    return frozenset({"TABLE_ENGINE_SHARD_NAME"})
+def table_addressing_services() -> tuple[str, ...]:
+    """The services that must know the table-engine shard count (`<PREFIX>TABLE_ENGINE_SHARDS`): those that route
+    commands to a table's shard, crc32(table id) % count, and the shards themselves."""
+    return ("gateway", "tournament-director", "table-engine")
 
 
 @pytest.fixture(scope="session")

@@ -82,7 +82,7 @@ def test_health_checks_probe_healthz_or_readyz(compose: dict[str, Any]) -> None:
     assert "rabbitmq-diagnostics" in compose["services"]["rabbitmq"]["healthcheck"]["test"]
 
 
-def test_environment_variables_are_settings_fields(compose: dict[str, Any], pending_settings: frozenset[str]) -> None:
+def test_environment_variables_are_settings_fields(compose: dict[str, Any]) -> None:
     for name, definition in compose["services"].items():
         service = name.removeprefix("migrate-")
         if service not in SERVICES:
@@ -90,7 +90,7 @@ def test_environment_variables_are_settings_fields(compose: dict[str, Any], pend
         fields = settings_class(service).model_fields
         for variable in environment(definition):
             assert variable.startswith(prefix(service)), f"{name} gets {variable}"
-            assert variable[len(prefix(service)) :].lower() in fields or variable in pending_settings, variable
+            assert variable[len(prefix(service)) :].lower() in fields, variable
 
 
 def test_settings_point_at_the_compose_network(compose: dict[str, Any]) -> None:
@@ -110,6 +110,20 @@ def test_settings_point_at_the_compose_network(compose: dict[str, Any]) -> None:
             {k[len(own) :].lower(): v for k, v in env.items() if k.startswith(own)}
         )
         assert settings.port == SERVICE_PORTS[service]
+
+
+def test_services_addressing_tables_know_the_shard_count(
+    compose: dict[str, Any], table_addressing_services: tuple[str, ...]
+) -> None:
+    """The shard count equals the number of table-engine containers: one, because compose gives every replica of a
+    service the same environment, hence the same TABLE_ENGINE_SHARD_NAME (two containers would both be shard 0)."""
+    engine = compose["services"]["table-engine"]
+    containers = engine.get("deploy", {}).get("replicas", engine.get("scale", 1))
+    assert containers == 1
+    assert environment(engine)["TABLE_ENGINE_SHARD_NAME"] == "table-engine-0"
+    for service in table_addressing_services:
+        count = environment(compose["services"][service]).get(f"{prefix(service)}TABLE_ENGINE_SHARDS")
+        assert count == str(containers), f"{service} routes tables over {count} shards, compose runs {containers}"
 
 
 def test_each_service_has_its_own_database_created_by_the_init_script(compose: dict[str, Any]) -> None:

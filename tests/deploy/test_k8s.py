@@ -19,6 +19,7 @@ import referencing
 import yaml
 from platform_kit.settings import SERVICE_PORTS
 from platform_runner.services import SERVICES, settings_class
+from table_engine.settings import Settings as TableEngineSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "k8s"
@@ -63,6 +64,11 @@ def one(manifests: list[Manifest], kind: str, name: str) -> Manifest:
     return found[0]
 
 
+def server(manifests: list[Manifest], service: str) -> Manifest:
+    """The service's server workload: the table engine's StatefulSet, another service's Deployment."""
+    return one(manifests, "StatefulSet" if service == STATEFUL else "Deployment", service)
+
+
 def workloads(manifests: list[Manifest]) -> list[Manifest]:
     return of_kind(manifests, "Deployment") + of_kind(manifests, "StatefulSet")
 
@@ -100,6 +106,22 @@ def config_map_keys(manifests: list[Manifest], container: dict[str, Any]) -> set
 
 def environment(manifests: list[Manifest], container: dict[str, Any]) -> set[str]:
     return {variable["name"] for variable in container.get("env", [])} | config_map_keys(manifests, container)
+
+
+def environment_value(manifests: list[Manifest], container: dict[str, Any], name: str) -> str | None:
+    """The value the container gets for `name`: a literal, a ConfigMap key, or a key of a ConfigMap loaded whole."""
+    for variable in container.get("env", []):
+        if variable["name"] == name:
+            if "value" in variable:
+                return str(variable["value"])
+            reference = variable["valueFrom"]["configMapKeyRef"]
+            value: str = one(manifests, "ConfigMap", reference["name"])["data"][reference["key"]]
+            return value
+    for source in container.get("envFrom", []):
+        data = one(manifests, "ConfigMap", source["configMapRef"]["name"])["data"]
+        if name in data:
+            return str(data[name])
+    return None
 
 
 def secret_references(manifests: list[Manifest]) -> Iterator[tuple[str, str]]:
@@ -199,7 +221,7 @@ def test_renderer_refuses_what_it_does_not_implement(
 def test_each_service_has_workload_service_config_budget_and_migration_job(manifests: list[Manifest]) -> None:
     assert sorted(w["metadata"]["name"] for w in workloads(manifests)) == sorted(SERVICES)
     for service in SERVICES:
-        one(manifests, "StatefulSet" if service == STATEFUL else "Deployment", service)
+        server(manifests, service)
         one(manifests, "Service", service)
         one(manifests, "ConfigMap", f"{service}-config")
         one(manifests, "PodDisruptionBudget", service)
@@ -222,8 +244,9 @@ def test_ports_agree_with_the_settings(manifests: list[Manifest]) -> None:
         port = SERVICE_PORTS[service]
         config = one(manifests, "ConfigMap", f"{service}-config")["data"]
         assert config[f"{environment_prefix(service)}PORT"] == str(port)
-        owner = one(manifests, "StatefulSet" if service == STATEFUL else "Deployment", service)
-        assert pod_spec(owner)["containers"][0]["ports"] == [{"name": "http", "containerPort": port, "protocol": "TCP"}]
+        assert pod_spec(server(manifests, service))["containers"][0]["ports"] == [
+            {"name": "http", "containerPort": port, "protocol": "TCP"}
+        ]
         assert [p["port"] for p in one(manifests, "Service", service)["spec"]["ports"]] == [port]
 
 
@@ -240,7 +263,7 @@ def test_every_service_selects_server_pods_on_existing_ports(manifests: list[Man
                 assert port["targetPort"] in names
 
 
-def test_environment_variables_are_settings_fields(manifests: list[Manifest], pending_settings: frozenset[str]) -> None:
+def test_environment_variables_are_settings_fields(manifests: list[Manifest]) -> None:
     """Every variable a pod gets is `<SERVICE>_<FIELD>` for a field of that service's settings class."""
     for owner in pod_owners(manifests):
         service = pod_labels(owner)[NAME]
@@ -249,7 +272,7 @@ def test_environment_variables_are_settings_fields(manifests: list[Manifest], pe
         for container in pod_spec(owner)["containers"]:
             for name in environment(manifests, container):
                 assert name.startswith(prefix), f"{service} gets {name}, outside its prefix {prefix}"
-                assert name[len(prefix) :].lower() in fields or name in pending_settings, f"{name} is not a setting"
+                assert name[len(prefix) :].lower() in fields, f"{name} is not a setting"
 
 
 def test_servers_get_database_bus_and_internal_token_from_secrets(manifests: list[Manifest]) -> None:
@@ -324,6 +347,40 @@ def test_table_engine_shards_have_stable_identities(manifests: list[Manifest]) -
     }
 
 
+def test_services_addressing_tables_get_the_table_engine_replicas_as_shard_count(
+    manifests: list[Manifest], table_addressing_services: tuple[str, ...]
+) -> None:
+    """Fewer shards than table-engine pods: the highest pods refuse to start. More: tables are routed to shards
+    that do not exist. Each service has one pod template, so what it gets is what every one of its pods gets."""
+    replicas = server(manifests, STATEFUL)["spec"]["replicas"]
+    for service in table_addressing_services:
+        (container,) = pod_spec(server(manifests, service))["containers"]
+        count = environment_value(manifests, container, f"{environment_prefix(service)}TABLE_ENGINE_SHARDS")
+        assert count == str(replicas), f"{service} routes tables over {count} shards; table-engine runs {replicas}"
+
+
+def test_every_table_engine_pod_accepts_its_shard(manifests: list[Manifest]) -> None:
+    """The service's own settings (not this test) decide whether pod table-engine-N may start with the count."""
+    engine = server(manifests, STATEFUL)
+    (container,) = pod_spec(engine)["containers"]
+    count = environment_value(manifests, container, "TABLE_ENGINE_TABLE_ENGINE_SHARDS")
+    for ordinal in range(engine["spec"]["replicas"]):
+        settings = TableEngineSettings.model_validate(
+            {"shard_name": f"{STATEFUL}-{ordinal}", "table_engine_shards": count}
+        )
+        assert settings.shard_index == ordinal
+
+
+def test_the_shard_count_has_one_source(manifests: list[Manifest], table_addressing_services: tuple[str, ...]) -> None:
+    """One ConfigMap key for every service, so that an overlay cannot change the count for some of them only."""
+    for service in table_addressing_services:
+        (container,) = pod_spec(server(manifests, service))["containers"]
+        variables = {v["name"]: v for v in container["env"]}
+        assert variables[f"{environment_prefix(service)}TABLE_ENGINE_SHARDS"]["valueFrom"] == {
+            "configMapKeyRef": {"name": "table-engine-shards", "key": "count"}
+        }
+
+
 def test_autoscalers_own_the_stateless_services(manifests: list[Manifest]) -> None:
     autoscalers = of_kind(manifests, "HorizontalPodAutoscaler")
     assert sorted(h["spec"]["scaleTargetRef"]["name"] for h in autoscalers) == sorted(STATELESS)
@@ -361,9 +418,8 @@ def test_prod_runs_more_and_bigger_with_stricter_budgets(rendered: dict[str, lis
             > one(dev, "PodDisruptionBudget", service)["spec"]["minAvailable"]
         )
     for service in SERVICES:
-        kind = "StatefulSet" if service == STATEFUL else "Deployment"
         requests = [
-            pod_spec(one(overlay, kind, service))["containers"][0]["resources"]["requests"] for overlay in (dev, prod)
+            pod_spec(server(overlay, service))["containers"][0]["resources"]["requests"] for overlay in (dev, prod)
         ]
         assert cpu(requests[1]["cpu"]) > cpu(requests[0]["cpu"])
     assert (
