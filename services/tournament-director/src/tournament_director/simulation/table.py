@@ -1,0 +1,116 @@
+"""One simulated table: what the table-engine service does for a table, on the real rules engine, in memory.
+
+It keeps the seats and stacks, moves the button by the dead-button rule (`next_positions`), deals each hand
+with a seeded deck, plays it out with bots and reports it as the director's `HandCompleted` fact.
+"""
+
+from __future__ import annotations
+
+import random
+
+from table_engine.domain import (
+    BettingStructure,
+    Hand,
+    HandCategory,
+    HandConfig,
+    Positions,
+    SeatConfig,
+    TableRules,
+    category,
+    evaluate,
+    initial_positions,
+    next_positions,
+    shuffled_deck,
+)
+
+from tournament_director.domain.ranking import PlayerId
+from tournament_director.domain.run_messages import (
+    HandCompleted,
+    Level,
+    PotResult,
+    SeatResult,
+    ShownHand,
+    hand_category,
+)
+from tournament_director.simulation.bots import bot_action
+
+#: The engine's categories by the director's (the bus carries the name, which `hand_category` parses).
+_CATEGORIES = {engine_category: hand_category(engine_category.name) for engine_category in HandCategory}
+
+
+class SimulationError(AssertionError):
+    """An invariant of the simulation broke: a bug in the director or the engine, never bad luck."""
+
+
+class SimTable:
+    """Seats (seat -> player), stacks and the button of one table."""
+
+    def __init__(self, table_id: str, structure: str) -> None:
+        self.table_id = table_id
+        self._structure = BettingStructure(structure)
+        self.seats: dict[int, PlayerId] = {}
+        self.stacks: dict[PlayerId, int] = {}
+        self._positions: Positions | None = None
+
+    def seat(self, seat: int, player_id: PlayerId, stack: int) -> None:
+        if seat in self.seats:
+            raise SimulationError(f"{self.table_id}: seat {seat} is taken")
+        self.seats[seat] = player_id
+        self.stacks[player_id] = stack
+
+    def unseat(self, player_id: PlayerId) -> int:
+        """Remove a player; returns their stack."""
+        seat = next(seat for seat, player in self.seats.items() if player == player_id)
+        del self.seats[seat]
+        return self.stacks.pop(player_id)
+
+    def play_hand(self, hand_no: int, level: Level, deck_rng: random.Random, bot_rng: random.Random) -> HandCompleted:
+        """Deal and play one hand to the end; stacks move at once, the fact is for the director."""
+        positions, dealt_in = self._next_hand(deck_rng)
+        rules = TableRules(
+            self._structure,
+            level.small_blind,
+            level.big_blind,
+            level.ante,
+            level.big_blind_ante,
+            uncapped_heads_up=False,
+        )
+        seats = {seat: SeatConfig(self.seats[seat], self.stacks[self.seats[seat]]) for seat in dealt_in}
+        hand = Hand(HandConfig(rules, seats, positions), shuffled_deck(deck_rng))
+        while (seat := hand.to_act) is not None:
+            hand.act(seat, bot_action(hand.legal_actions(), bot_rng))
+        result = hand.result
+        if sum(result.start_stacks.values()) != sum(result.end_stacks.values()):
+            raise SimulationError(f"{self.table_id} hand {hand_no}: chips were not conserved")
+        self._positions = positions
+        for seat, stack in result.end_stacks.items():
+            self.stacks[self.seats[seat]] = stack
+        return HandCompleted(
+            table_id=self.table_id,
+            hand_id=f"{self.table_id}#{hand_no}",
+            hand_no=hand_no,
+            button_seat=positions.button,
+            results=tuple(
+                SeatResult(seat, self.seats[seat], result.start_stacks[seat], result.end_stacks[seat])
+                for seat in sorted(dealt_in)
+            ),
+            pots=tuple(
+                PotResult(pot.amount, pot.eligible, tuple(pot.shares), tuple(pot.shares.values()))
+                for pot in result.pots
+            ),
+            shown=tuple(
+                ShownHand(seat, self.seats[seat], _CATEGORIES[category(evaluate((*cards, *result.board)))])
+                for seat, cards in sorted(result.shown.items())
+            ),
+            busted_player_ids=tuple(self.seats[seat] for seat in result.busted),
+        )
+
+    def _next_hand(self, rng: random.Random) -> tuple[Positions, tuple[int, ...]]:
+        """The dead-button rule between hands; a table's first hand, or one where everyone but one would wait
+        for the button, draws the button again."""
+        occupied = sorted(self.seats)
+        if self._positions is not None:
+            following = next_positions(self._positions, occupied)
+            if len(following.dealt_in) >= 2:
+                return following.positions, following.dealt_in
+        return initial_positions(occupied, rng.choice(occupied)), tuple(occupied)
