@@ -1,8 +1,26 @@
 """PHH hand histories: reading, replaying recorded hands through the engine, writing per viewer (P-1.4).
 
-Fixtures (tests/fixtures/phh, see its README): the no-limit and fixed-limit hold'em hands of the 2023 WSOP
-Event #43 final table, 50 of the 10,000 Pluribus hands, one televised hand with unknown hole cards, and one
-file whose actions are incomplete.
+Always run, with nothing fetched from outside the repo:
+- random no-limit and fixed-limit hands played by pokerkit and written by pokerkit's own PHH writer
+  (``pokerkit_hands.py``): our replay and the ``table-engine phh replay`` command must end each one with
+  pokerkit's finishing stacks;
+- PHH texts written for these tests (below): the notation, the fields, the refusals, the command's output;
+- the engine's own histories, per viewer, read back by our replay and by pokerkit.
+
+Real hands, replayed only when the environment variable ``PHH_DATASET_DIR`` names a folder that holds them: the
+no-limit and fixed-limit hold'em hands of the 2023 WSOP Event #43 final table (exact finishing stacks), 50 of
+the 10,000 Pluribus hands (8 of them with half-chip split pots), the 2009 Dwan-Ivey hand with unknown hole
+cards, and a WSOP 2019 hand whose actions skip a fold (refused). They come from the public PHH dataset and are
+never committed (data fetched from public repositories stays out of the repo). Point ``PHH_DATASET_DIR`` at
+- a checkout of the public dataset, github:uoftcprg/phh-dataset (or the ``data/`` folder of github:uoftcprg/pokerkit
+  at commit d782667, which lacks the WSOP 2019 hand): files are read at their published paths, e.g.
+  ``data/pluribus/102/0.phh`` and ``data/wsop/2019/42/3/00-01-07.phh``; or
+- a folder holding just those files: ``wsop-2023-43-5/<hand>.phh``, ``pluribus/<folder>-<hand>.phh``,
+  ``dwan-ivey-2009.phh`` and ``wsop-2019-42-3-00-01-07-missing-fold.phh``, with a README.md of the expectations.
+
+    PHH_DATASET_DIR=/path/to/phh-dataset uv run pytest services/table-engine/tests/test_phh.py -q -p no:cacheprovider
+
+Unset, or not a directory: those tests are skipped and the skip says so (pytest's ``-ra`` shows the reason).
 """
 
 from __future__ import annotations
@@ -11,13 +29,25 @@ import json
 import random
 import subprocess
 import sys
+from collections import Counter
 from datetime import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from phh_dataset import (
+    HALF_CHIP_HANDS,
+    PLURIBUS_HANDS,
+    WSOP_HANDS,
+    dwan_ivey_file,
+    missing_fold_file,
+    needs_dataset,
+    pluribus_file,
+    wsop_file,
+)
 from pokerkit import HandHistory
+from pokerkit_hands import KEPT, VARIANTS, play_pokerkit_hand
 from table_engine.cli import main
 from table_engine.domain import (
     CALL,
@@ -40,18 +70,54 @@ from table_engine.phh.replay import ReplayError, replay
 from table_engine.phh.writer import audit_history, history, write
 from table_engine_scenarios import deal, play, table
 
-FIXTURES = Path(__file__).parent / "fixtures" / "phh"
-WSOP = sorted((FIXTURES / "wsop-2023-43-5").glob("*.phh"))
-PLURIBUS = sorted((FIXTURES / "pluribus").glob("*.phh"))
-# Split pots of an odd number of chips: the Pluribus logs give each winner half a chip; chips are whole here.
-HALF_CHIP_FILES = {"102-0", "32-23", "41b-204", "60-88", "75b-76", "88-128", "91-43", "91-53"}
+# Written for these tests. Four players, a big-blind ante; p4 is all-in on the flop, p1 and p2 on the turn.
+# Main pot 3,700 (the 100 ante, then 900 each from p1, p2 and p4) to p4's wheel, A-2-3-4-5; the side pots,
+# 1,200 + 1,200, to p2's three queens over p1's ace-king; p1 gets back the 600 that p2 could not call.
+NO_LIMIT_HAND = """\
+variant = "NT"
+ante_trimming_status = false
+antes = [0, 100, 0, 0]
+blinds_or_straddles = [50, 100, 0, 0]
+min_bet = 100
+starting_stacks = [3000, 2500, 4000, 1200]
+actions = [
+  "d dh p1 AhKh", "d dh p2 QsQd", "d dh p3 7c2d", "d dh p4 Ac4c",
+  "p3 f", "p4 cbr 300", "p1 cc", "p2 cc",
+  "d db Qh8h3c",
+  "p1 cc", "p2 cbr 500", "p4 cc", "p1 cbr 1500", "p2 cc", "p4 cc",
+  "d db 2s",
+  "p1 cbr 1200", "p2 cc",
+  "d db 5d",
+  "p1 sm AhKh", "p2 sm QsQd", "p4 sm Ac4c",
+]
+finishing_stacks = [600, 2400, 4000, 3700]
+"""
 
+# Written for these tests. Three players, fixed-limit 20/40: p1's nines win without a showdown on the river.
+FIXED_LIMIT_HAND = """\
+variant = "FT"
+ante_trimming_status = true
+antes = [0, 0, 0]
+blinds_or_straddles = [10, 20, 0]
+small_bet = 20
+big_bet = 40
+starting_stacks = [500, 800, 650]
+actions = [
+  "d dh p1 9s9d", "d dh p2 AcJd", "d dh p3 Kh7h",
+  "p3 cbr 40", "p1 cc", "p2 f",
+  "d db 9h5c2d", "p1 cc", "p3 cbr 20", "p1 cbr 40", "p3 cc",
+  "d db Tc", "p1 cbr 40", "p3 cc",
+  "d db 4s", "p1 cbr 40", "p3 f",
+]
+author = "table-engine tests"
+event = "A hand written for the tests"
+hand = 7
+players = ["Ana", "Ben", "Cleo"]
+finishing_stacks = [640, 780, 530]
+"""
 
-def recorded(path: Path) -> tuple[list[int], list[float]]:
-    phh = loads(path.read_text())
-    finishing = phh.finishing_stacks
-    assert finishing is not None
-    return replay(phh), list(map(float, finishing))
+# NO_LIMIT_HAND without p4's pre-flop raise: after p3 folds it is p4's turn, yet the next action is p1's.
+SKIPPED_PLAYER_HAND = NO_LIMIT_HAND.replace('"p3 f", "p4 cbr 300", "p1 cc"', '"p3 f", "p1 cc"')
 
 
 # ------------------------------------------------------------------------------------------- notation
@@ -69,15 +135,20 @@ def test_parse_action_reads_every_hold_em_notation() -> None:
 
 
 def test_loads_keeps_known_and_user_defined_fields_and_dumps_them_back() -> None:
-    text = (FIXTURES / "wsop-2023-43-5" / "34.phh").read_text() + '\n_table_id = "t-9"\ntime = 20:15:00\n'
-    phh = loads(text)
-    assert (phh.variant, phh.small_bet, phh.big_bet, phh.player_count) == ("FT", 200000, 400000, 5)
+    phh = loads(FIXED_LIMIT_HAND + '_table_id = "t-9"\ntime = 20:15:00\n')
+    assert (phh.variant, phh.small_bet, phh.big_bet, phh.player_count) == ("FT", 20, 40, 3)
+    assert phh.ante_trimming_status is True and phh.min_bet is None
+    assert phh.actions[3:6] == ("p3 cbr 40", "p1 cc", "p2 f")
     assert phh.fields["_table_id"] == "t-9"
     assert phh.fields["time"] == time(20, 15)
-    again = loads(dumps(phh))
-    assert again == phh
+    assert (phh.fields["hand"], phh.fields["players"]) == (7, ["Ana", "Ben", "Cleo"])
+    assert phh.finishing_stacks == (640, 780, 530)
     written = dumps(phh)
+    assert loads(written) == phh
+    # Required fields first, then the optional ones in the spec's order, then the user-defined ones.
     assert written.index("starting_stacks") < written.index("actions") < written.index("author")
+    assert written.index("author") < written.index("time") < written.index("finishing_stacks")
+    assert written.index("finishing_stacks") < written.index("_table_id")
 
 
 @pytest.mark.parametrize(
@@ -101,98 +172,154 @@ def test_loads_refuses_what_is_not_a_hold_em_hand(text: str, message: str) -> No
 # --------------------------------------------------------------------------------------------- replay
 
 
-@pytest.mark.parametrize("path", WSOP, ids=lambda path: path.stem)
-def test_p1_2_replay_reproduces_the_wsop_final_table(path: Path) -> None:
+@pytest.mark.parametrize("text", [NO_LIMIT_HAND, FIXED_LIMIT_HAND], ids=["no-limit", "fixed-limit"])
+def test_p1_2_replay_of_hands_written_for_the_tests(text: str) -> None:
+    """The stacks worked out by hand (and recorded in the text) are the engine's, and pokerkit's."""
+    phh = loads(text)
+    assert phh.finishing_stacks is not None
+    expected = list(phh.finishing_stacks)
+    assert replay(phh) == expected
+    assert list(HandHistory.loads(text))[-1].stacks == expected
+
+
+def test_replay_refuses_a_hand_whose_actions_skip_a_player() -> None:
+    """The text omits p4's turn; we stop there instead of guessing (pokerkit gives up on it as well)."""
+    with pytest.raises(ReplayError, match=r"action 6 \('p1 cc'\): it is seat 4's turn"):
+        replay(loads(SKIPPED_PLAYER_HAND))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("blinds_or_straddles = [50, 100, 0, 0]", "blinds_or_straddles = [50, 100, 200, 0]"), "straddles"),
+        (("min_bet = 100", "min_bet = 150"), "minimum bet"),
+        (("antes = [0, 100, 0, 0]", "antes = [10, 100, 0, 0]"), "antes"),
+        (("starting_stacks = [3000,", "starting_stacks = [3000.5,"), "whole number"),
+        (('"p4 cbr 300"', '"p4 cbr 150"'), "action 6 .* 200 at least"),
+        (('"p2 sm QsQd"', '"p2 sd"'), "does not exist"),
+        (('"p4 cbr 300"', '"# a comment", "p4 cbr lots"'), "action 7 .*not an amount"),
+    ],
+)
+def test_replay_explains_what_it_cannot_play(change: tuple[str, str], message: str) -> None:
+    assert change[0] in NO_LIMIT_HAND
+    with pytest.raises(ReplayError, match=message):
+        replay(loads(NO_LIMIT_HAND.replace(*change)))
+
+
+POKERKIT_HANDS = 100  # per variant
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_p1_2_replay_ends_pokerkit_written_hands_with_pokerkit_stacks(
+    variant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """P-1.2 against an independent oracle: pokerkit plays random hands (all-ins, side pots) and writes them with
+    its own PHH writer; our replay, and the command on the files, end each one with pokerkit's stacks."""
+    rng = random.Random(f"phh-pokerkit-{variant}")
+    hands = [play_pokerkit_hand(rng, variant) for _ in range(POKERKIT_HANDS)]
+    kept = [hand for hand in hands if hand.outcome == KEPT]
+    # Most hands, side pots among them, must really be compared for the test to mean something.
+    assert len(kept) >= POKERKIT_HANDS * 7 // 10, Counter(hand.outcome for hand in hands)
+    assert sum(hand.side_pots for hand in kept) >= POKERKIT_HANDS // 20
+    paths = []
+    for number, hand in enumerate(kept):
+        assert replay(loads(hand.text)) == hand.finishing_stacks, hand.text
+        paths.append(tmp_path / f"{number}.phh")
+        paths[-1].write_text(hand.text, encoding="utf-8")
+    assert main(["phh", "replay", *map(str, paths)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines == [
+        {"file": str(path), "finishing_stacks": hand.finishing_stacks} for path, hand in zip(paths, kept, strict=True)
+    ]
+
+
+# ------------------------------------------------------------------- real hands (only with PHH_DATASET_DIR)
+
+
+def recorded(path: Path) -> tuple[list[int], list[float]]:
+    phh = loads(path.read_text(encoding="utf-8"))
+    finishing = phh.finishing_stacks
+    assert finishing is not None
+    return replay(phh), list(map(float, finishing))
+
+
+@needs_dataset
+@pytest.mark.parametrize("hand", WSOP_HANDS)
+def test_p1_2_replay_reproduces_the_wsop_final_table(hand: int) -> None:
     """2023 WSOP Event #43 final table: no-limit hands (one with a big-blind ante) and fixed-limit hands."""
-    ours, theirs = recorded(path)
+    ours, theirs = recorded(wsop_file(hand))
     assert ours == theirs
 
 
-def test_replay_fixtures_cover_both_structures() -> None:
-    variants = {loads(path.read_text()).variant for path in WSOP}
-    assert variants == {"NT", "FT"}
-    assert len(PLURIBUS) >= 40
+@needs_dataset
+def test_real_hands_cover_both_structures() -> None:
+    variants = Counter(loads(wsop_file(hand).read_text(encoding="utf-8")).variant for hand in WSOP_HANDS)
+    assert variants == {"NT": 11, "FT": 7}
+    assert len(set(PLURIBUS_HANDS)) == 50 and set(HALF_CHIP_HANDS) <= set(PLURIBUS_HANDS)
 
 
-@pytest.mark.parametrize("path", [p for p in PLURIBUS if p.stem not in HALF_CHIP_FILES], ids=lambda p: p.stem)
-def test_p1_2_replay_reproduces_the_pluribus_hands(path: Path) -> None:
-    ours, theirs = recorded(path)
+@needs_dataset
+@pytest.mark.parametrize("name", [name for name in PLURIBUS_HANDS if name not in HALF_CHIP_HANDS])
+def test_p1_2_replay_reproduces_the_pluribus_hands(name: str) -> None:
+    ours, theirs = recorded(pluribus_file(name))
     assert ours == theirs
 
 
-@pytest.mark.parametrize("stem", sorted(HALF_CHIP_FILES))
-def test_p1_2a_half_chip_split_pots_give_the_odd_chip_left_of_the_button(stem: str) -> None:
+@needs_dataset
+@pytest.mark.parametrize("name", HALF_CHIP_HANDS)
+def test_p1_2a_half_chip_split_pots_give_the_odd_chip_left_of_the_button(name: str) -> None:
     """The Pluribus log splits odd pots into half chips; we keep whole chips and give the odd one to the first
     winner left of the button (P-1.2a), so each winner is half a chip from the file, the first one above."""
-    ours, theirs = recorded(FIXTURES / "pluribus" / f"{stem}.phh")
+    ours, theirs = recorded(pluribus_file(name))
     differences = [mine - file for mine, file in zip(ours, theirs, strict=True)]
     assert sum(ours) == sum(theirs)
     assert sorted(d for d in differences if d) == [-0.5, 0.5]
     assert differences.index(0.5) < differences.index(-0.5)  # player order starts left of the button
 
 
+@needs_dataset
 def test_p1_2_replay_of_a_hand_with_unknown_hole_cards() -> None:
     """Dwan-Ivey 2009: one folded hand is unknown ('????'); antes, all-in and run-out."""
-    phh = loads((FIXTURES / "dwan-ivey-2009.phh").read_text())
+    phh = loads(dwan_ivey_file().read_text(encoding="utf-8"))
     assert phh.finishing_stacks is None
     assert replay(phh) == [572_100, 1_997_500, 1_109_500]
 
 
-def test_replay_refuses_a_hand_whose_actions_skip_a_player() -> None:
-    """The file omits the button's pre-flop fold; we stop there instead of guessing."""
-    phh = loads((FIXTURES / "wsop-2019-42-3-00-01-07-missing-fold.phh").read_text())
+@needs_dataset
+def test_replay_refuses_a_real_hand_whose_actions_skip_a_player() -> None:
+    """The file omits the button's pre-flop fold; we stop there instead of guessing (pokerkit applies the next
+    action to the wrong player and ends with stacks that differ from the file's)."""
+    phh = loads(missing_fold_file().read_text(encoding="utf-8"))
     with pytest.raises(ReplayError, match="seat 8's turn"):
         replay(phh)
-
-
-@pytest.mark.parametrize(
-    ("change", "message"),
-    [
-        (
-            ("blinds_or_straddles = [40000, 80000, 0, 0, 0]", "blinds_or_straddles = [40000, 80000, 160000, 0, 0]"),
-            "straddles",
-        ),
-        (("min_bet = 80000", "min_bet = 100000"), "minimum bet"),
-        (("antes = [0, 120000, 0, 0, 0]", "antes = [10, 120000, 0, 0, 0]"), "antes"),
-        (("starting_stacks = [7380000", "starting_stacks = [7380000.5"), "whole number"),
-        (("'p4 cbr 170000'", "'p4 cbr 100000'"), "action 7 .* 160000 at least"),
-        (("'p2 sm Js8h'", "'p2 sd'"), "does not exist"),
-        (("'p4 cbr 170000'", "'# a comment', 'p4 cbr lots'"), "action 8 .*not an amount"),
-    ],
-)
-def test_replay_explains_what_it_cannot_play(change: tuple[str, str], message: str) -> None:
-    text = (FIXTURES / "wsop-2023-43-5" / "1.phh").read_text()
-    assert change[0] in text
-    with pytest.raises(ReplayError, match=message):
-        replay(loads(text.replace(*change)))
 
 
 # ------------------------------------------------------------------------------------------------ CLI
 
 
-def test_cli_phh_replay_prints_one_json_line_per_file(capsys: pytest.CaptureFixture[str]) -> None:
-    good = FIXTURES / "wsop-2023-43-5" / "1.phh"
-    bad = FIXTURES / "wsop-2019-42-3-00-01-07-missing-fold.phh"
-    status = main(["phh", "replay", str(good), str(bad), str(FIXTURES / "missing.phh")])
+def test_cli_phh_replay_prints_one_json_line_per_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good, bad, missing = tmp_path / "good.phh", tmp_path / "bad.phh", tmp_path / "missing.phh"
+    good.write_text(NO_LIMIT_HAND, encoding="utf-8")
+    bad.write_text(SKIPPED_PLAYER_HAND, encoding="utf-8")
+    status = main(["phh", "replay", str(good), str(bad), str(missing)])
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert status == 1
-    assert lines[0] == {"file": str(good), "finishing_stacks": [7_340_000, 3_775_000, 5_110_000, 8_935_000, 4_545_000]}
-    assert lines[1]["file"] == str(bad) and "seat 8's turn" in lines[1]["error"]
-    assert "No such file" in lines[2]["error"]
+    assert lines[0] == {"file": str(good), "finishing_stacks": [600, 2_400, 4_000, 3_700]}
+    assert lines[1]["file"] == str(bad) and "seat 4's turn" in lines[1]["error"]
+    assert lines[2]["file"] == str(missing) and "No such file" in lines[2]["error"]
+    assert len(lines) == 3
 
 
-def test_cli_runs_as_a_program() -> None:
-    path = FIXTURES / "pluribus" / "102-0.phh"
+def test_cli_runs_as_a_program(tmp_path: Path) -> None:
+    path = tmp_path / "fixed-limit.phh"
+    path.write_text(FIXED_LIMIT_HAND, encoding="utf-8")
     completed = subprocess.run(
         [sys.executable, "-m", "table_engine.cli", "phh", "replay", str(path)],
         capture_output=True,
         text=True,
         check=True,
     )
-    assert json.loads(completed.stdout) == {
-        "file": str(path),
-        "finishing_stacks": [10113, 9775, 10000, 10000, 10112, 10000],
-    }
+    assert json.loads(completed.stdout) == {"file": str(path), "finishing_stacks": [640, 780, 530]}
 
 
 def test_cli_needs_a_subcommand(capsys: pytest.CaptureFixture[str]) -> None:

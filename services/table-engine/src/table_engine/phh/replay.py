@@ -154,6 +154,12 @@ def _deck(known: Sequence[str], actions: Sequence[PhhAction]) -> list[int]:
     return arrange_deck(holes, board)
 
 
+def _has_no_one_to_bet_against(hand: Hand, seat: int) -> bool:
+    stacks = hand.stacks
+    live = [s for s in stacks if s not in hand.folded]
+    return seat in live and stacks[seat] > 0 and all(stacks[s] == 0 for s in live if s != seat)
+
+
 def _apply(hand: Hand, action: PhhAction) -> None:
     if action.actor is None:
         if action.verb not in ("dh", "db"):
@@ -164,6 +170,11 @@ def _apply(hand: Hand, action: PhhAction) -> None:
         if hand.street is Street.SHOWDOWN and hand.to_act == seat:
             hand.act(seat, SHOW if action.argument else MUCK)
         # else the engine already turned the hand face up (an all-in), as the rules require
+        return
+    if action.verb == "cc" and hand.to_act != seat and (hand.is_complete or _has_no_one_to_bet_against(hand, seat)):
+        # Some writers (pokerkit among them) record a check from the last player with chips when every opponent
+        # is all-in; the engine asks nobody then and runs the board out (perhaps to the end of the hand), so the
+        # check changes nothing.
         return
     if action.verb == "f":
         move = FOLD
