@@ -16,6 +16,7 @@ from platform_kit import correlation
 from platform_kit.errors import install_handlers
 from platform_kit.metrics import HttpMetrics, MetricsMiddleware
 from platform_kit.runtime import ServiceRuntime
+from platform_kit.tracing import instrument_app, tag_current_span
 
 access_log = logging.getLogger("platform.access")
 # Probes and scrapes arrive every few seconds from every replica: logging them would drown the real requests.
@@ -36,6 +37,7 @@ class CorrelationMiddleware:
         incoming = headers.get(correlation.HEADER.lower().encode())
         request_id = incoming.decode("latin-1")[:64] if incoming else correlation.new_id()
         token = correlation.bind(request_id)
+        tag_current_span(request_id)
         started = time.perf_counter()
 
         async def send_with_id(message: Message) -> None:
@@ -104,6 +106,7 @@ def create_service_app(
 
     for router in routers:
         app.include_router(router)
+    instrument_app(app, runtime.tracer_provider)
     return app
 
 

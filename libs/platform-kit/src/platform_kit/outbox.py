@@ -20,6 +20,7 @@ from platform_kit.bus.envelope import Envelope
 from platform_kit.bus.transport import PRIVATE_PREFIX, Transport
 from platform_kit.db import BigIntPK, Database
 from platform_kit.events.base import Event
+from platform_kit.tracing import current_trace_context
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,7 @@ class Outbox:
             occurred_at=occurred_at,
             correlation_id=correlation.current_or_new(),
             message_id=message_id,
+            trace_context=current_trace_context(),
         )
         await session.execute(
             self.table.insert().values(

@@ -19,6 +19,7 @@ from platform_kit.inbox import INBOX_TABLE, Inbox, SessionHandler, inbox_table
 from platform_kit.migrations import upgrade_to_head
 from platform_kit.outbox import OUTBOX_TABLE, Outbox, OutboxRelay, outbox_table
 from platform_kit.settings import ServiceSettings
+from platform_kit.tracing import ConsumerTelemetry, tracer_provider
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,8 @@ class ServiceRuntime:
         self._broadcasts: list[tuple[str, Handler]] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._outbox_backlog = Gauge("outbox_backlog", "Outbox rows not yet published", registry=self.registry)
+        self.tracer_provider = tracer_provider(self.name, settings.otel_exporter_otlp_endpoint)
+        self._telemetry = ConsumerTelemetry(self.tracer_provider, self.registry)
         self._events_applied = Counter(
             "inbox_messages_applied_total", "Messages applied", ["type"], registry=self.registry
         )
@@ -110,7 +113,9 @@ class ServiceRuntime:
             await self.bus.subscribe(
                 subscription.queue,
                 patterns,
-                self.inbox.exactly_once(subscription.queue, self._dispatcher(subscription)),
+                self._telemetry.wrap(
+                    subscription.queue, self.inbox.exactly_once(subscription.queue, self._dispatcher(subscription))
+                ),
                 max_deliveries=subscription.max_deliveries,
                 concurrency=subscription.concurrency,
             )
@@ -118,7 +123,7 @@ class ServiceRuntime:
             await self.bus.subscribe(
                 f"{self.name}.instance",
                 sorted({pattern for pattern, _ in self._broadcasts}),
-                self._broadcast_dispatcher,
+                self._telemetry.wrap(f"{self.name}.instance", self._broadcast_dispatcher),
                 per_instance=True,
             )
         self.relay.start()

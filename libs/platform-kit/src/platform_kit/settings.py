@@ -46,6 +46,9 @@ class ServiceSettings(BaseSettings):
     bus_url: str = Field("memory://", description="`amqp://user:pass@host:5672/` for RabbitMQ, `memory://` standalone.")
     migrate_on_start: bool = Field(True, description="Upgrade the database to the latest migration at start-up.")
     log_level: str = Field("INFO", description="Log level of the JSON logs.")
+    otel_exporter_otlp_endpoint: str = Field(
+        "", description="OTLP/HTTP traces endpoint (e.g. http://otel-collector:4318/v1/traces); empty: not exported."
+    )
     internal_token: str = Field(
         "dev-internal-token",
         description="Shared secret that service-to-service REST calls carry in `X-Internal-Token`.",

@@ -22,6 +22,9 @@ class Envelope(BaseModel):
     producer: str = Field(description="The service that published it.")
     correlation_id: str
     payload: dict[str, Any]
+    trace_context: dict[str, str] = Field(
+        default_factory=dict, description="W3C trace context (traceparent) of the span that produced it."
+    )
 
     @classmethod
     def wrap(
@@ -32,6 +35,7 @@ class Envelope(BaseModel):
         occurred_at: datetime | None = None,
         correlation_id: str | None = None,
         message_id: str | None = None,
+        trace_context: dict[str, str] | None = None,
     ) -> Envelope:
         return cls(
             id=message_id or uuid.uuid4().hex,
@@ -41,6 +45,7 @@ class Envelope(BaseModel):
             producer=producer,
             correlation_id=correlation_id or correlation.current_or_new(),
             payload=event.model_dump(mode="json"),
+            trace_context=trace_context or {},
         )
 
     def event(self) -> Event:

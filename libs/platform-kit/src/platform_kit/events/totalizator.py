@@ -1,8 +1,8 @@
 """The totalizator's events: the draw's life cycle, void matches and live statistics (T-2.6).
 
-US-dollar amounts are decimal strings: exact where the amount is a terminating decimal (pools, jackpots,
-amounts paid), rounded half to even to the micro-dollar where it need not be (per-option statistics, the
-rounding remainder and the organizer's top-up, T-6.3).
+US-dollar amounts are decimal strings: pools and jackpots exact; per-option statistics and the settlement's
+figures (paid, organizer top-up, rounding remainder) rounded half to even to the micro-dollar, as the
+verifier prints them (T-8.4).
 """
 
 from __future__ import annotations

@@ -1,0 +1,91 @@
+"""Traces across services (OpenTelemetry): HTTP requests in and out, and messages through the bus, each span
+tagged with the correlation id. Spans are exported over OTLP/HTTP when an endpoint is configured; without one
+they are still created, so the trace context keeps flowing from service to service."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+
+from fastapi import FastAPI
+from opentelemetry import propagate, trace
+from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
+from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanProcessor
+from prometheus_client import CollectorRegistry, Histogram
+
+from platform_kit import correlation
+from platform_kit.bus.envelope import Envelope
+
+CORRELATION_ATTRIBUTE = "platform.correlation_id"
+
+
+def tracer_provider(service: str, otlp_endpoint: str = "", *processors: SpanProcessor) -> TracerProvider:
+    provider = TracerProvider(resource=Resource.create({"service.name": service}))
+    if otlp_endpoint:
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+
+        provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=otlp_endpoint)))
+    for processor in processors:
+        provider.add_span_processor(processor)
+    return provider
+
+
+def instrument_app(app: FastAPI, provider: TracerProvider) -> None:
+    FastAPIInstrumentor.instrument_app(app, tracer_provider=provider, excluded_urls="healthz,readyz,metrics")
+    # Outgoing calls carry the trace context (traceparent). One process-wide hook: in standalone mode the
+    # first service's provider records the client spans of all six.
+    instrumentor = HTTPXClientInstrumentor()
+    if not instrumentor.is_instrumented_by_opentelemetry:
+        instrumentor.instrument(tracer_provider=provider)
+
+
+def current_trace_context() -> dict[str, str]:
+    """The W3C trace context of the current span, to travel in an envelope."""
+    carrier: dict[str, str] = {}
+    propagate.inject(carrier)
+    return carrier
+
+
+def tag_current_span(correlation_id: str) -> None:
+    trace.get_current_span().set_attribute(CORRELATION_ATTRIBUTE, correlation_id)
+
+
+class ConsumerTelemetry:
+    """Wraps a message handler: a consumer span that continues the producer's trace, the producer's
+    correlation id bound for logs and for the events the handler publishes, and the message's age (lag)."""
+
+    def __init__(self, provider: TracerProvider, registry: CollectorRegistry) -> None:
+        self.tracer = provider.get_tracer("platform_kit.bus")
+        self.age = Histogram(
+            "bus_message_age_seconds",
+            "Time from an event's occurrence to its handling by this service (consumer lag)",
+            ["type"],
+            registry=registry,
+            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300),
+        )
+
+    def wrap(self, queue: str, handler: Callable[[Envelope], Awaitable[None]]) -> Callable[[Envelope], Awaitable[None]]:
+        async def handle(envelope: Envelope) -> None:
+            self.age.labels(envelope.type).observe(max(0.0, (datetime.now(UTC) - envelope.occurred_at).total_seconds()))
+            token = correlation.bind(envelope.correlation_id)
+            try:
+                with self.tracer.start_as_current_span(
+                    f"consume {envelope.type}",
+                    context=propagate.extract(envelope.trace_context),
+                    kind=trace.SpanKind.CONSUMER,
+                    attributes={
+                        CORRELATION_ATTRIBUTE: envelope.correlation_id,
+                        "messaging.system": "rabbitmq",
+                        "messaging.destination.name": queue,
+                        "messaging.message.id": envelope.id,
+                        "messaging.message.type": envelope.type,
+                    },
+                ):
+                    await handler(envelope)
+            finally:
+                correlation.reset(token)
+
+        return handle
