@@ -61,6 +61,10 @@ async def test_a_hand_from_start_to_completion_reports_stacks_and_busts_p2_2(ser
     assert view["hand"] is None and view["button_seat"] == 1
     assert [(s["player_id"], s["stack"]) for s in view["seats"]] == [("p1", 1000), ("p2", 2000), ("p3", 0)]
 
+    metrics = (await service.get("/metrics")).text  # what the hands-per-second and latency alerts read
+    assert 'table_hands_ended_total{status="completed"} 1.0' in metrics
+    assert 'table_command_seconds_count{type="table.act"} 3.0' in metrics
+
 
 async def test_an_illegal_action_is_refused_to_the_player_alone_and_changes_nothing(service: Harness) -> None:
     await service.open_table("flow-2")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections.abc import Awaitable, Callable, MutableSequence, Sequence
 from datetime import UTC, datetime
@@ -36,6 +37,7 @@ from table_engine.adapters import store
 from table_engine.domain import shuffled_deck
 from table_engine.service.live import LiveHand
 from table_engine.service.machine import Refusal, TableMachine, new_table
+from table_engine.service.metrics import TableMetrics
 from table_engine.service.model import Seat, Table
 from table_engine.service.records import replay
 from table_engine.service.translate import chips_paid
@@ -62,6 +64,7 @@ class Shuffler(Protocol):
 class TableHost:
     def __init__(self, runtime: ServiceRuntime, settings: Settings, clock: Clock, rng: Shuffler) -> None:
         self.runtime = runtime
+        self.metrics = TableMetrics(runtime.registry)
         self.clock = clock
         self.rng = rng
         self.shard = settings.shard_index
@@ -129,8 +132,10 @@ class TableHost:
     def _locked(self, handler: Callable[[Envelope], Awaitable[None]]) -> Callable[[Envelope], Awaitable[None]]:
         async def handle(envelope: Envelope) -> None:
             async with self._lock:
+                started = time.perf_counter()
                 try:
                     await handler(envelope)
+                    self.metrics.command_seconds.labels(envelope.type).observe(time.perf_counter() - started)
                 except Exception:
                     self._forget(str(envelope.payload.get("table_id", "")))
                     raise
@@ -252,6 +257,7 @@ class TableHost:
             )
         if machine.ended is not None:
             ended = machine.ended
+            self.metrics.hands_ended.labels(ended.status).inc()
             await store.end_hand(session, ended.hand_id, status=ended.status, end_stacks=ended.end_stacks, now=now)
         for player_id in machine.effects.protections_used:
             await store.count_protection(session, table.protection_scope, player_id)
