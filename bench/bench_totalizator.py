@@ -1,7 +1,7 @@
-"""Settlement benchmark of the exact-score totalizator: one million coupons, counting vs line expansion.
+"""Benchmarks of the exact-score totalizator: settlement of one million coupons, and bet intake through the API.
 
-Builds a draw with the standard 28 results per match and a realistic mix of coupons (mostly single lines,
-systems of up to 108 lines; five currencies; popular scores picked more often), then times
+Settlement. Builds a draw with the standard 28 results per match and a realistic mix of coupons (mostly single
+lines, systems of up to 108 lines; five currencies; popular scores picked more often), then times
 
 - `settle`: the service's settlement, counting lines per number right without expanding coupons;
 - `settle_by_expansion` on a subset: the naive settlement that enumerates every line of every coupon;
@@ -9,22 +9,40 @@ systems of up to 108 lines; five currencies; popular scores picked more often), 
 
 Goal: 1,000,000 coupons settled in under 10 s on a 2-core machine.
 
+Intake. Coupons placed through `POST /internal/v1/draws/{id}/coupons` by concurrent clients, in-process (ASGI,
+no network), on SQLite files (default) or PostgreSQL (--postgres, the test server): once with the real wallet
+app in-process taking every stake (its own database), once with a wallet that answers at once, to show the
+totalizator's own share of the cost.
+
     uv run python bench/bench_totalizator.py [--coupons 1000000] [--naive-subset 20000] [--files]
+        [--intake-coupons 2000] [--intake-concurrency 16] [--postgres] [--only settlement|intake]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import io
 import itertools
 import math
 import random
+import statistics
+import tempfile
 import time
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, TypeVar
 
+import httpx
+from platform_kit.bus import InMemoryBus
+from platform_kit.clock import FrozenClock
+from platform_kit.testing import create_database, drop_database
+from totalizator.adapters.wallet_client import HttpWallet
+from totalizator.app import create_app
 from totalizator.domain import (
     Coupon,
     CurrencyTerms,
@@ -36,6 +54,10 @@ from totalizator.domain import (
     standard_options,
 )
 from totalizator.files import read_bets, write_bets
+from totalizator.service.wallet import PaymentKind, TransferKind, Wallet
+from totalizator.settings import Settings
+from wallet.app import create_app as create_wallet_app
+from wallet.settings import Settings as WalletSettings
 
 T = TypeVar("T")
 CLOSE_AT = datetime(2030, 6, 10, 20, 0, tzinfo=UTC)
@@ -113,14 +135,7 @@ def timed(action: Callable[[], T]) -> tuple[T, float]:
     return result, time.perf_counter() - start
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--coupons", type=int, default=1_000_000)
-    parser.add_argument("--naive-subset", type=int, default=20_000)
-    parser.add_argument("--seed", type=int, default=2010)
-    parser.add_argument("--files", action="store_true", help="also time writing and reading the bet file")
-    args = parser.parse_args()
-
+def settlement_benchmark(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     draw = build_draw(rng)
     coupons, build_time = timed(lambda: build_coupons(draw, rng, args.coupons))
@@ -170,6 +185,202 @@ def main() -> None:
     print(f"goal, 1,000,000 coupons settled in < 10 s: {verdict}")
     print(f"winning coupons: {len(settlement.payouts):,}; pool USD {float(settlement.pool_usd):,.2f}; "
           f"jackpot next USD {float(settlement.jackpot.next_usd):,.2f}")  # fmt: skip
+
+
+# -- bet intake through the API --------------------------------------------------------------------------------
+TOKEN = "bench-token"
+INTAKE_NOW = datetime(2030, 6, 1, 12, 0, tzinfo=UTC)
+INTAKE_CLOSE = INTAKE_NOW + timedelta(days=1)
+STAFF = {"X-Internal-Token": TOKEN, "X-Principal-Role": "admin", "X-Principal-Id": "bench"}
+# (currency, minimum stake, USD rate): what the players stake in; each is funded in both.
+INTAKE_CURRENCIES = [("USD", "0.10", "1"), ("EUR", "0.10", "1.0843")]
+PLAYERS = 200
+
+
+class InstantWallet:
+    """A wallet that takes every stake at once: what intake costs the totalizator alone."""
+
+    def __init__(self) -> None:
+        self.operations = itertools.count(1)
+
+    async def stake(self, draw_id: str, **_: Any) -> int:
+        return next(self.operations)
+
+    async def pay(self, draw_id: str, kind: PaymentKind, **_: Any) -> int:
+        return next(self.operations)
+
+    async def transfer(self, draw_id: str, kind: TransferKind, **_: Any) -> int:
+        return next(self.operations)
+
+
+@dataclass
+class IntakeResult:
+    label: str
+    coupons: int
+    seconds: float
+    latencies: list[float]
+
+
+@asynccontextmanager
+async def databases(postgres: bool) -> AsyncIterator[tuple[str, str]]:
+    """Fresh, empty databases for the totalizator and the wallet."""
+    if postgres:
+        urls = (await create_database(), await create_database())
+        try:
+            yield urls
+        finally:
+            for url in urls:
+                await drop_database(url)
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            yield f"sqlite+aiosqlite:///{folder}/totalizator.db", f"sqlite+aiosqlite:///{folder}/wallet.db"
+
+
+@asynccontextmanager
+async def running_apps(
+    totalizator_url: str, wallet_url: str, *, real_wallet: bool
+) -> AsyncIterator[tuple[httpx.AsyncClient, httpx.AsyncClient]]:
+    """The totalizator (and the wallet), in-process; yields HTTP clients to both."""
+    wallet_app = create_wallet_app(
+        WalletSettings(
+            database_url=wallet_url,
+            internal_token=TOKEN,
+            reconciliation_interval_seconds=3600.0,
+            hold_sweep_interval_seconds=3600.0,
+        ),
+        bus=InMemoryBus(),
+    )
+    async with wallet_app.router.lifespan_context(wallet_app):
+        port: Wallet = (
+            HttpWallet("http://wallet", TOKEN, transport=httpx.ASGITransport(app=wallet_app))
+            if real_wallet
+            else InstantWallet()
+        )
+        app = create_app(
+            Settings(database_url=totalizator_url, internal_token=TOKEN, tick_interval_seconds=3600.0),
+            bus=InMemoryBus(),
+            clock=FrozenClock(INTAKE_NOW),
+            wallet=port,
+        )
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app), base_url="http://totalizator", timeout=120
+            ) as http,
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=wallet_app), base_url="http://wallet") as wallet,
+        ):
+            yield http, wallet
+
+
+async def open_intake_draw(http: httpx.AsyncClient) -> None:
+    body = {
+        "draw_id": "bench",
+        "close_at": INTAKE_CLOSE.isoformat(),
+        "matches": [
+            {"home": f"Home {no}", "away": f"Away {no}", "kickoff": (INTAKE_CLOSE + timedelta(hours=no)).isoformat()}
+            for no in range(1, 9)
+        ],
+        "currencies": [{"currency": c, "min_stake": m, "usd_rate": r} for c, m, r in INTAKE_CURRENCIES],
+    }
+    for path, payload in [("/internal/v1/draws", body), ("/internal/v1/draws/bench/announce", None)]:
+        response = await http.post(path, json=payload, headers=STAFF)
+        assert response.status_code in (200, 201), response.text
+
+
+async def fund_players(wallet: httpx.AsyncClient) -> None:
+    partner = {"X-Internal-Token": TOKEN, "X-Concessionaire-Id": "c1"}
+    for player in range(PLAYERS):
+        for currency, *_ in INTAKE_CURRENCIES:
+            for path, body in [
+                (f"/v1/partner/players/p{player}/accounts", {"currency": currency}),
+                (f"/v1/partner/players/p{player}/deposits", {"currency": currency, "amount": 10**9}),
+            ]:
+                headers = {**partner, "Idempotency-Key": uuid.uuid4().hex}
+                response = await wallet.post(path, json=body, headers=headers)
+                assert response.status_code == 201, response.text
+
+
+def intake_bodies(count: int, rng: random.Random) -> list[dict[str, Any]]:
+    """Coupons as players send them: mostly single lines, some systems, popular scores more often."""
+    options = standard_options()
+    weights = score_weights(options)
+    bodies = []
+    for n in range(count):
+        shape = weighted(rng, SHAPES, 1)[0]
+        picks = [[rng.choices(options, weights)[0]] for _ in range(8)]
+        for match_index, picked in zip(rng.sample(range(8), len(shape)), shape, strict=True):
+            picks[match_index] = rng.sample(options, picked)
+        currency = INTAKE_CURRENCIES[rng.random() < 0.4][0]
+        amount = 10 * math.prod(shape) * weighted(rng, STAKE_MULTIPLIERS, 1)[0]
+        bodies.append(
+            {"player_id": f"p{n % PLAYERS}", "birth_date": "1990-05-17", "currency": currency, "amount": amount,
+             "picks": picks}
+        )  # fmt: skip
+    return bodies
+
+
+async def place_coupons(http: httpx.AsyncClient, bodies: list[dict[str, Any]], concurrency: int) -> IntakeResult:
+    queue = iter(bodies)
+    latencies: list[float] = []
+
+    async def client() -> None:
+        for body in queue:
+            started = time.perf_counter()
+            headers = {"X-Internal-Token": TOKEN, "Idempotency-Key": uuid.uuid4().hex}
+            response = await http.post("/internal/v1/draws/bench/coupons", json=body, headers=headers)
+            assert response.status_code == 201, response.text
+            latencies.append(time.perf_counter() - started)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(concurrency)))
+    return IntakeResult("", len(bodies), time.perf_counter() - started, latencies)
+
+
+async def intake_run(args: argparse.Namespace, *, real_wallet: bool) -> IntakeResult:
+    bodies = intake_bodies(args.intake_coupons, random.Random(args.seed))
+    async with (
+        databases(args.postgres) as (totalizator_url, wallet_url),
+        running_apps(totalizator_url, wallet_url, real_wallet=real_wallet) as (http, wallet),
+    ):
+        await open_intake_draw(http)
+        if real_wallet:
+            await fund_players(wallet)
+        await place_coupons(http, bodies[: max(1, len(bodies) // 20)], args.intake_concurrency)  # warm-up
+        result = await place_coupons(http, bodies, args.intake_concurrency)
+    result.label = "real wallet in-process" if real_wallet else "instant wallet (totalizator alone)"
+    return result
+
+
+def intake_benchmark(args: argparse.Namespace) -> None:
+    database = "PostgreSQL" if args.postgres else "SQLite"
+    print(f"bet intake through POST /internal/v1/draws/{{id}}/coupons: in-process ASGI, {database}, "
+          f"{args.intake_concurrency} concurrent clients, {args.intake_coupons:,} coupons (after a warm-up)")  # fmt: skip
+    results = [asyncio.run(intake_run(args, real_wallet=real)) for real in (True, False)]
+    print()
+    print(f"{'intake':<40}{'coupons':>12}{'seconds':>10}{'coupons/s':>11}{'p50 ms':>9}{'p95 ms':>9}")
+    for r in results:
+        p50 = statistics.median(r.latencies) * 1000
+        p95 = statistics.quantiles(r.latencies, n=20)[-1] * 1000
+        print(f"{r.label:<40}{r.coupons:>12,}{r.seconds:>10.2f}{r.coupons / r.seconds:>11.0f}{p50:>9.1f}{p95:>9.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--coupons", type=int, default=1_000_000)
+    parser.add_argument("--naive-subset", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=2010)
+    parser.add_argument("--files", action="store_true", help="also time writing and reading the bet file")
+    parser.add_argument("--intake-coupons", type=int, default=2_000)
+    parser.add_argument("--intake-concurrency", type=int, default=16)
+    parser.add_argument("--postgres", action="store_true", help="intake on PostgreSQL (the test server)")
+    parser.add_argument("--only", choices=["settlement", "intake"])
+    args = parser.parse_args()
+    if args.only != "intake":
+        settlement_benchmark(args)
+    if args.only is None:
+        print()
+    if args.only != "settlement":
+        intake_benchmark(args)
 
 
 if __name__ == "__main__":

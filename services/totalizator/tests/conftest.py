@@ -1,16 +1,30 @@
-"""Builders for the totalizator tests: a standard draw whose matches all end 1:0, and coupons by labels."""
+"""Builders for the totalizator tests: a standard draw whose matches all end 1:0, and coupons by labels; and
+the `platform` fixture of the service tests (harness.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import shutil
+import sys
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import pytest
+
+# The service tests share a harness (harness.py): the totalizator and the real wallet, in-process.
+sys.path.insert(0, str(Path(__file__).parent))
+
+from harness import Platform, running
+from platform_kit.migrations import upgrade_to_head
+from totalizator.app import MIGRATIONS as TOTALIZATOR_MIGRATIONS
 from totalizator.domain import MATCH_COUNT, Coupon, CurrencyTerms, Draw, Match, standard_options
 from totalizator.domain.coupon import encode_picks
 from totalizator.domain.currency import minor_unit_exponent
 from totalizator.files.decimals import parse_minor
+from wallet.app import MIGRATIONS as WALLET_MIGRATIONS
 
 CLOSE_AT = datetime(2030, 6, 10, 20, 0, tzinfo=UTC)
 RIGHT = "1:0"  # every match of the kit's draws ends 1:0 ...
@@ -82,3 +96,39 @@ class Kit:
 @pytest.fixture(scope="session")
 def kit() -> Kit:
     return Kit()
+
+
+@pytest.fixture(scope="session")
+def migrated_databases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Empty SQLite databases of the totalizator and the wallet at their latest migration, made once per
+    session: each service test starts from a copy instead of migrating (which costs more than most tests)."""
+    folder = tmp_path_factory.mktemp("migrated")
+    files = {}
+    for service, migrations in [("totalizator", TOTALIZATOR_MIGRATIONS), ("wallet", WALLET_MIGRATIONS)]:
+        files[service] = folder / f"{service}.db"
+        upgrade_to_head(f"sqlite+aiosqlite:///{files[service]}", migrations)
+    return files
+
+
+PlatformFactory = Callable[..., AbstractAsyncContextManager[Platform]]
+
+
+@pytest.fixture
+def start_platform(tmp_path: Path, migrated_databases: dict[str, Path]) -> PlatformFactory:
+    """Starts the totalizator on SQLite with the real wallet (its own SQLite database), both in-process;
+    keyword arguments go to harness.running (e.g. `wrap_wallet` to inject faults)."""
+
+    def start(**options: Any) -> AbstractAsyncContextManager[Platform]:
+        urls = []
+        for template in migrated_databases.values():
+            shutil.copyfile(template, tmp_path / template.name)
+            urls.append(f"sqlite+aiosqlite:///{tmp_path / template.name}")
+        return running(*urls, migrate=False, **options)
+
+    return start
+
+
+@pytest.fixture
+async def platform(start_platform: PlatformFactory) -> AsyncIterator[Platform]:
+    async with start_platform() as started:
+        yield started

@@ -39,3 +39,19 @@ def test_t2_6_every_match_accounts_for_all_bets_and_the_whole_pool(kit, coupons_
         rows = statistics.match(no)
         assert sum(row.bets for row in rows) == statistics.bets
         assert sum(row.amount_usd for row in rows) == statistics.pool_usd == 9 * len(coupons_picks)
+
+
+@given(st.lists(st.sampled_from(["0:0", "1:0", "2:1"]), min_size=8, max_size=8), st.integers(0, 3))
+def test_t2_6_statistics_resumed_from_a_snapshot_count_on_as_if_never_stopped(kit, picked, split) -> None:
+    draw = kit.draw()
+    coupons = [kit.coupon(draw, f"c{n}", f"{n + 1}.00", [[label] for label in picked]) for n in range(4)]
+    whole = LiveStatistics(draw)
+    for coupon in coupons:
+        whole.add(coupon)
+    first = LiveStatistics(draw)
+    for coupon in coupons[:split]:
+        first.add(coupon)
+    resumed = LiveStatistics.resume(draw, first.snapshot())
+    for coupon in coupons[split:]:
+        resumed.add(coupon)
+    assert resumed.snapshot() == whole.snapshot()

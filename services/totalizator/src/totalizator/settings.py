@@ -1,8 +1,28 @@
 """Settings of the totalizator service: the common fields under the `TOTALIZATOR_` prefix (docs/configuration.md)."""
 
 from platform_kit.settings import ServiceSettings, service_config
+from pydantic import Field
 
 
 class Settings(ServiceSettings):
     model_config = service_config("totalizator")
     service_name: str = "totalizator"
+    tick_interval_seconds: float = Field(
+        1.0,
+        gt=0,
+        description="How often the draw clock runs: closes draws at their closing time, publishes final counts, "
+        "folds live statistics, retries unconfirmed stakes and resumes wallet transfers.",
+    )
+    statistics_interval_seconds: float = Field(
+        1.0, gt=0, description="Live statistics of a draw are refreshed and published at most this often (T-2.6)."
+    )
+    stake_retry_seconds: float = Field(
+        10.0,
+        ge=0,
+        description="A coupon whose stake the wallet has not confirmed after this long is retried by the clock, "
+        "with the same idempotency key.",
+    )
+    wallet_timeout_seconds: float = Field(10.0, gt=0, description="Timeout of one call to the wallet.")
+    transfer_concurrency: int = Field(
+        8, ge=1, le=64, description="Wallet calls in flight while a draw's payouts or refunds are made."
+    )

@@ -11,7 +11,9 @@ Draws (T-2.1–T-2.3, T-4.4, T-5.1)
     Draw(draw_id, close_at, matches, currencies, jackpot_carried_usd=0, jackpot_topup_usd=0)
         .jackpot_usd  .terms(currency)  .accepts(currency)  .match(no)  .void_matches
         .with_score(no, home, away)  .with_result(no, option)  .with_void(no)  .with_kickoff(no, actual)
+        .is_playable                                         False with three or more void matches (T-5.5)
         (value objects: the with_* methods return a new Draw)
+    DrawStatus                                               the draw's life cycle (lifecycle.py)
 
 Coupons (T-1.4, T-2.4, T-2.5)
     Coupon(coupon_id, currency, amount, picks)               amount in minor units; picks: one bitmask per
@@ -23,7 +25,8 @@ Coupons (T-1.4, T-2.4, T-2.5)
 
 Live statistics (T-2.6)
     LiveStatistics(draw): .add(coupon), .option(match_no, option) -> OptionStatistics(bets, amount_usd),
-        .match(match_no), .coupons, .bets, .pool_usd
+        .match(match_no), .coupons, .bets, .pool_usd, .snapshot() -> StatisticsSnapshot,
+        LiveStatistics.resume(draw, snapshot)                 to keep counting from a stored snapshot
 
 Settlement (T-3–T-6)
     settle(draw, coupons) -> Settlement                      every valid match needs a result; with three or
@@ -34,8 +37,11 @@ Settlement (T-3–T-6)
         min_right, fund_usd, winning_stake_usd, bets), coefficients (Coefficient: right, pool, paid),
         jackpot (JackpotOutcome: available_usd, parts, played_usd, from_pool_usd, next_usd),
         organizer_topup_usd, payouts (Payout: coupon_id, currency, amount in minor units), paid_by_currency,
-        paid_usd, rounding_remainder_usd, money_in_usd == money_out_usd
+        paid_usd, rounding_remainder_usd, currencies (CurrencyTotals per currency: staked, paid, owed,
+        topup, organizer_share in minor units), money_in_usd == money_out_usd
     The next draw's jackpot is Settlement.jackpot.next_usd (+ any organizer top-up, T-4.4).
+    pool_transfers(settlement) -> tuple[PoolTransfers, ...]  per currency, the organizer's whole-minor-unit
+                                                             transfers that settle the wallet's pool
 
 Money: stakes and payouts are integer minor units of their currency; every US-dollar amount is an exact
 Fraction (see settlement.py for how stakes become dollars and coefficients become payouts). Errors
@@ -55,9 +61,11 @@ from totalizator.domain.errors import (
     TotalizatorError,
 )
 from totalizator.domain.expansion import settle_by_expansion
+from totalizator.domain.lifecycle import DrawStatus
 from totalizator.domain.options import CATCH_ALLS, option_for_score, standard_options
-from totalizator.domain.settlement import JackpotOutcome, Payout, Settlement, refund_all, settle
-from totalizator.domain.statistics import LiveStatistics, OptionStatistics
+from totalizator.domain.settlement import CurrencyTotals, JackpotOutcome, Payout, Settlement, refund_all, settle
+from totalizator.domain.statistics import LiveStatistics, OptionStatistics, StatisticsSnapshot
+from totalizator.domain.transfers import PoolTransfers, pool_transfers
 
 __all__ = [
     "CATCH_ALLS",
@@ -68,7 +76,9 @@ __all__ = [
     "Coupon",
     "CouponRejected",
     "CurrencyTerms",
+    "CurrencyTotals",
     "Draw",
+    "DrawStatus",
     "InvalidDraw",
     "JackpotOutcome",
     "JackpotPart",
@@ -76,11 +86,14 @@ __all__ = [
     "Match",
     "OptionStatistics",
     "Payout",
+    "PoolTransfers",
     "RejectionCode",
     "Settlement",
+    "StatisticsSnapshot",
     "TotalizatorError",
     "decode_picks",
     "option_for_score",
+    "pool_transfers",
     "refund_all",
     "settle",
     "settle_by_expansion",

@@ -81,6 +81,14 @@ class Allocation:
             paid[coefficient.right] = coefficient.paid
         return tuple(paid)
 
+    def pool_coefficients(self, valid_matches: int) -> tuple[Fraction, ...]:
+        """Index k: the part of the paid coefficient that comes from the pool and the jackpot (the rest is
+        the organizer's T-6.2 top-up)."""
+        pool = [ZERO] * (valid_matches + 1)
+        for coefficient in self.coefficients:
+            pool[coefficient.right] = coefficient.pool
+        return tuple(pool)
+
 
 def allocate(
     void_count: int,

@@ -120,6 +120,12 @@ def validate_coupon(
         raise CouponRejected(
             RejectionCode.BETTING_CLOSED, f"draw {draw.draw_id} closed for bets at {draw.close_at.isoformat()}"
         )
+    if not draw.is_playable:
+        void = ", ".join(str(match.no) for match in draw.void_matches)
+        raise CouponRejected(
+            RejectionCode.DRAW_NOT_PLAYABLE,
+            f"draw {draw.draw_id} will not be played: matches {void} are void (T-5.5)",
+        )
     if not is_adult(birth_date, now.date()):
         raise CouponRejected(RejectionCode.UNDERAGE_PLAYER, f"players must be {ADULT_AGE} or older")
     if not draw.accepts(currency):

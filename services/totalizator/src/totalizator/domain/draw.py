@@ -10,6 +10,7 @@ from fractions import Fraction
 from totalizator.domain.currency import decimal_places, minor_unit_exponent
 from totalizator.domain.errors import InvalidDraw
 from totalizator.domain.options import check_options, option_for_score
+from totalizator.domain.prizes import MAX_VOID_MATCHES
 
 MATCH_COUNT = 8  # T-2.1
 
@@ -147,6 +148,11 @@ class Draw:
     @property
     def void_matches(self) -> tuple[Match, ...]:
         return tuple(match for match in self.matches if match.is_void(self.close_at))
+
+    @property
+    def is_playable(self) -> bool:
+        """T-5.5: with three or more void matches the draw is not played (every bet is refunded)."""
+        return len(self.void_matches) <= MAX_VOID_MATCHES
 
     def with_result(self, no: int, option: str) -> Draw:
         return self._replace_match(no, result=option)

@@ -28,6 +28,7 @@ class RejectionCode(StrEnum):
     """Why a coupon was refused."""
 
     BETTING_CLOSED = "betting_closed"  # T-2.5
+    DRAW_NOT_PLAYABLE = "draw_not_playable"  # T-5.5: three or more matches are void
     UNDERAGE_PLAYER = "underage_player"  # T-1.4
     CURRENCY_NOT_ACCEPTED = "currency_not_accepted"  # T-2.2
     WRONG_MATCH_COUNT = "wrong_match_count"  # T-2.4: one pick list per match of the draw

@@ -44,6 +44,23 @@ class Payout:
 
 
 @dataclass(frozen=True, slots=True)
+class CurrencyTotals:
+    """One currency's part of a settlement, in minor units of that currency.
+
+    `staked` and `paid` are whole minor units; `owed` (the payouts before flooring, T-6.3), `topup` (the
+    organizer's T-6.2 top-up on this currency's winning bets) and `organizer_share` (T-1.1 on this currency's
+    stakes) are exact. They are what the money transfers through the wallet are derived from (transfers.py).
+    """
+
+    currency: str
+    staked: int
+    paid: int
+    owed: Fraction
+    topup: Fraction
+    organizer_share: Fraction
+
+
+@dataclass(frozen=True, slots=True)
 class JackpotOutcome:
     available_usd: Fraction  # this draw's jackpot: carried (T-4.1) + organizer top-up (T-4.4)
     parts: tuple[JackpotPart, ...]
@@ -74,6 +91,7 @@ class Settlement:
     paid_by_currency: dict[str, int] = field(hash=False)  # minor units
     paid_usd: Fraction
     rounding_remainder_usd: Fraction  # T-6.3
+    currencies: tuple[CurrencyTotals, ...]  # per currency staked, in the draw's currency order
 
     @property
     def money_in_usd(self) -> Fraction:
@@ -124,6 +142,10 @@ def refund_all(draw: Draw, coupons: Iterable[Coupon]) -> Settlement:
         paid_by_currency=paid_by_currency,
         paid_usd=pool,
         rounding_remainder_usd=ZERO,
+        currencies=tuple(
+            CurrencyTotals(currency, staked, staked, Fraction(staked), ZERO, ZERO)
+            for currency, staked in _in_draw_order(draw, paid_by_currency)
+        ),
     )
 
 
@@ -138,8 +160,12 @@ def settle_with(draw: Draw, coupons: Iterable[Coupon], grouper: Grouper) -> Sett
     usd_per_minor = _usd_per_minor_unit(draw, {group.currency for group in groups})
     pool, lines_by_right, stake_by_right = _tally(groups, usd_per_minor, valid_matches)
     allocation = allocate(len(void_matches), pool, draw.jackpot_usd, lines_by_right, stake_by_right)
-    payouts, paid_by_currency, exact_by_currency = _pay(
-        coupons, groups, group_of, allocation.paid_coefficients(valid_matches)
+    payouts, paid_by_currency, owed_by_currency, topup_by_currency = _pay(
+        coupons,
+        groups,
+        group_of,
+        allocation.paid_coefficients(valid_matches),
+        allocation.pool_coefficients(valid_matches),
     )
     played = allocation.jackpot_played_usd
     paid_usd = _to_usd(paid_by_currency, usd_per_minor)
@@ -167,7 +193,18 @@ def settle_with(draw: Draw, coupons: Iterable[Coupon], grouper: Grouper) -> Sett
         payouts=payouts,
         paid_by_currency=paid_by_currency,
         paid_usd=paid_usd,
-        rounding_remainder_usd=_to_usd(exact_by_currency, usd_per_minor) - paid_usd,
+        rounding_remainder_usd=_to_usd(owed_by_currency, usd_per_minor) - paid_usd,
+        currencies=tuple(
+            CurrencyTotals(
+                currency,
+                staked=staked,
+                paid=paid_by_currency.get(currency, 0),
+                owed=owed_by_currency.get(currency, ZERO),
+                topup=topup_by_currency.get(currency, ZERO),
+                organizer_share=staked * ORGANIZER_SHARE,
+            )
+            for currency, staked in _in_draw_order(draw, _staked_by_currency(groups))
+        ),
     )
 
 
@@ -193,20 +230,28 @@ def _pay(
     groups: Sequence[CouponGroup],
     group_of: Sequence[int],
     paid_coefficients: Sequence[Fraction],
-) -> tuple[tuple[Payout, ...], dict[str, int], dict[str, Fraction]]:
-    """Each coupon's payout, floored (T-6.3); the totals paid and owed exactly, per currency."""
+    pool_coefficients: Sequence[Fraction],
+) -> tuple[tuple[Payout, ...], dict[str, int], dict[str, Fraction], dict[str, Fraction]]:
+    """Each coupon's payout, floored (T-6.3); per currency the totals paid, owed exactly, and topped up (T-6.2)."""
     factors: list[tuple[int, int] | None] = []  # per group: payout per minor unit staked, as num / den
-    exact_by_currency: dict[str, Fraction] = {}
+    owed_by_currency: dict[str, Fraction] = {}
+    topup_by_currency: dict[str, Fraction] = {}
     for group in groups:
         winnings = sum(
             (lines * paid for lines, paid in zip(group.lines_by_right, paid_coefficients, strict=True)), ZERO
         )
+        from_pool = sum(
+            (lines * pool for lines, pool in zip(group.lines_by_right, pool_coefficients, strict=True)), ZERO
+        )
         factor = winnings / group.lines
         factors.append((factor.numerator, factor.denominator) if factor else None)
-        exact_by_currency[group.currency] = exact_by_currency.get(group.currency, ZERO) + factor * group.amount
+        currency = group.currency
+        owed_by_currency[currency] = owed_by_currency.get(currency, ZERO) + factor * group.amount
+        topup = (winnings - from_pool) / group.lines * group.amount
+        topup_by_currency[currency] = topup_by_currency.get(currency, ZERO) + topup
 
     payouts = []
-    paid_by_currency = dict.fromkeys(exact_by_currency, 0)
+    paid_by_currency = dict.fromkeys(owed_by_currency, 0)
     for coupon, group_number in zip(coupons, group_of, strict=True):
         factor_parts = factors[group_number]
         if factor_parts is not None:
@@ -214,7 +259,20 @@ def _pay(
             if amount:
                 payouts.append(Payout(coupon.coupon_id, coupon.currency, amount))
                 paid_by_currency[coupon.currency] += amount
-    return tuple(payouts), {c: paid for c, paid in paid_by_currency.items() if paid}, exact_by_currency
+    paid = {c: amount for c, amount in paid_by_currency.items() if amount}
+    return tuple(payouts), paid, owed_by_currency, topup_by_currency
+
+
+def _staked_by_currency(groups: Iterable[CouponGroup]) -> dict[str, int]:
+    staked: dict[str, int] = {}
+    for group in groups:
+        staked[group.currency] = staked.get(group.currency, 0) + group.amount
+    return staked
+
+
+def _in_draw_order(draw: Draw, by_currency: dict[str, int]) -> list[tuple[str, int]]:
+    """The currencies staked, in the order the draw lists them (a stable order for reports and transfers)."""
+    return [(terms.currency, by_currency[terms.currency]) for terms in draw.currencies if terms.currency in by_currency]
 
 
 def _usd_per_minor_unit(draw: Draw, currencies: Iterable[str]) -> dict[str, Fraction]:

@@ -21,6 +21,17 @@ class OptionStatistics:
     amount_usd: Fraction
 
 
+@dataclass(frozen=True, slots=True)
+class StatisticsSnapshot:
+    """Everything LiveStatistics has counted, to store it and resume counting later."""
+
+    coupons: int
+    bets: int
+    pool_usd: Fraction
+    bets_by_option: tuple[tuple[int, ...], ...]  # per match, per option in the match's option order
+    amount_by_option: tuple[tuple[Fraction, ...], ...]
+
+
 class LiveStatistics:
     """Bets and stakes so far, per match and option, plus totals; amounts in exact US dollars (T-2.3)."""
 
@@ -31,6 +42,31 @@ class LiveStatistics:
         self.coupons = 0
         self.bets = 0
         self.pool_usd = Fraction(0)
+
+    @classmethod
+    def resume(cls, draw: Draw, snapshot: StatisticsSnapshot) -> LiveStatistics:
+        """Statistics of `draw` that continue from a snapshot taken earlier."""
+        shape = [len(match.options) for match in draw.matches]
+        if [len(row) for row in snapshot.bets_by_option] != shape or [
+            len(row) for row in snapshot.amount_by_option
+        ] != shape:
+            raise ValueError(f"the snapshot does not fit the options of draw {draw.draw_id}")
+        statistics = cls(draw)
+        statistics._bets = [list(row) for row in snapshot.bets_by_option]
+        statistics._amounts = [list(row) for row in snapshot.amount_by_option]
+        statistics.coupons = snapshot.coupons
+        statistics.bets = snapshot.bets
+        statistics.pool_usd = snapshot.pool_usd
+        return statistics
+
+    def snapshot(self) -> StatisticsSnapshot:
+        return StatisticsSnapshot(
+            coupons=self.coupons,
+            bets=self.bets,
+            pool_usd=self.pool_usd,
+            bets_by_option=tuple(tuple(row) for row in self._bets),
+            amount_by_option=tuple(tuple(row) for row in self._amounts),
+        )
 
     def add(self, coupon: Coupon) -> None:
         """Count an accepted coupon (one validated against this draw)."""

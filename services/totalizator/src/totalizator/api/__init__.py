@@ -1,0 +1,1 @@
+"""HTTP routes: public (draws, statistics, files) and internal (draw administration, coupons)."""

@@ -1,0 +1,1 @@
+"""Use cases of the totalizator: each a transaction that changes state and writes its events to the outbox."""

@@ -1,0 +1,35 @@
+"""What every use case needs: the database, the outbox, the clock, the wallet and the settings."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from platform_kit.clock import Clock
+from platform_kit.db import Database
+from platform_kit.outbox import Outbox
+
+from totalizator.adapters.draws import DrawCache
+from totalizator.service.wallet import Wallet
+from totalizator.settings import Settings
+
+
+@dataclass
+class Context:
+    db: Database
+    outbox: Outbox
+    clock: Clock
+    wallet: Wallet
+    settings: Settings
+    # Coupon ids are drawn from it: secrets-backed in production, seeded in tests.
+    rng: random.Random = field(default_factory=random.SystemRandom)
+    draws: DrawCache = field(default_factory=DrawCache)
+
+    def now(self) -> datetime:
+        """In UTC, as every instant is stored."""
+        return self.clock.now().astimezone(UTC)
+
+    def new_coupon_id(self) -> str:
+        """64 random bits: unguessable, so a coupon id in the public bet file (T-8.3) reveals nothing."""
+        return f"C{self.rng.getrandbits(64):016X}"

@@ -1,0 +1,201 @@
+"""Settling and cancelling a draw (T-3 to T-6, T-5.5), crash-safe.
+
+Settling is planned in one transaction: the domain settles the draw from the stored coupons (the same code
+the verifier runs on the published files, T-8.4), and the plan is written in full: the verifier's report,
+the next jackpot (carried into the pot), and every wallet transfer to make — each coupon's payout in its
+own currency (T-6.1) and each currency's organizer transfers (domain/transfers.py). The transfers are then
+made (service/transfers.py); once all are done the draw is settled. A restart resumes the pending ones.
+
+Cancelling stops intake at once; the refunds are planned when no stake is left unconfirmed (a coupon
+accepted before the cancellation whose stake is still on its way must be refunded too), then made the same
+way. The draw's whole jackpot goes back to the pot (T-5.5).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from platform_kit.errors import Conflict
+from platform_kit.events.totalizator import DrawCancelled, DrawSettled
+
+from totalizator.adapters import coupons, draws, jackpot, transfers
+from totalizator.adapters.draws import Decision, DrawRecord, Lock, usd_text
+from totalizator.adapters.transfers import PlannedTransfer, TransferStatus
+from totalizator.domain import CannotSettle, Coupon, DrawStatus, Settlement, pool_transfers, refund_all, settle
+from totalizator.files import settlement_to_json
+from totalizator.service.context import Context
+from totalizator.service.problems import cannot_settle, wrong_status
+from totalizator.service.staff import Staff
+from totalizator.service.transfers import TransferRunner, payment, settlement_transfers
+from totalizator.service.wallet import PaymentKind
+
+log = logging.getLogger(__name__)
+
+
+def plan(draw_id: str, result: Settlement, players: dict[str, str]) -> list[PlannedTransfer]:
+    """Every wallet transfer a settlement (or refund) makes: payments per coupon, then the organizer's."""
+    kind = PaymentKind.REFUND if result.refunded else PaymentKind.PAYOUT
+    payments = [
+        payment(
+            draw_id,
+            kind,
+            coupon_id=paid.coupon_id,
+            player_id=players[paid.coupon_id],
+            currency=paid.currency,
+            amount=paid.amount,
+        )
+        for paid in result.payouts
+    ]
+    return payments + settlement_transfers(draw_id, pool_transfers(result))
+
+
+class Settlements:
+    def __init__(self, context: Context, runner: TransferRunner) -> None:
+        self.context = context
+        self.runner = runner
+
+    async def settle(self, draw_id: str, staff: Staff) -> None:
+        """Settle a closed draw whose count is final: every valid match needs its result. Idempotent."""
+        now = self.context.now()
+        async with self.context.db.transaction() as session:
+            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+            if record.status in (DrawStatus.SETTLING, DrawStatus.SETTLED):
+                return
+            if record.status is not DrawStatus.CLOSED:
+                raise wrong_status(draw_id, record.status, "be settled")
+            if not record.is_final:
+                raise Conflict(
+                    "count_not_final",
+                    f"Draw {draw_id} still has stakes the wallet has not confirmed; settle once its count is final.",
+                )
+            draw = await draws.load(session, record)
+            accepted = await coupons.accepted_with_players(session, draw_id)
+            try:
+                result = settle(draw, [coupon for coupon, _ in accepted])
+            except CannotSettle as error:
+                raise cannot_settle(error) from None
+            await transfers.plan(session, draw_id, plan(draw_id, result, _players(accepted)))
+            await jackpot.add(session, result.jackpot.next_usd, at=now)
+            await draws.update_draw(
+                session,
+                draw_id,
+                status=str(DrawStatus.SETTLING),
+                settlement_report=json.dumps(settlement_to_json(result)),
+                next_jackpot_usd=usd_text(result.jackpot.next_usd),
+            )
+            await draws.record_decision(
+                session,
+                Decision(
+                    draw_id,
+                    None,
+                    "settle",
+                    {
+                        "refunded": result.refunded,
+                        "void_matches": list(result.void_matches),
+                        "next_jackpot_usd": usd_text(result.jackpot.next_usd),
+                    },
+                    None,
+                    str(staff.role),
+                    staff.staff_id,
+                    now,
+                ),
+            )
+        await self.advance(draw_id)
+
+    async def cancel(self, draw_id: str, reason: str, staff: Staff) -> None:
+        """Cancel a draw before settlement; every accepted coupon is refunded (T-5.5). Idempotent."""
+        now = self.context.now()
+        async with self.context.db.transaction() as session:
+            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+            if record.status in (DrawStatus.CANCELLING, DrawStatus.CANCELLED):
+                return
+            if not record.status.may_cancel:
+                raise wrong_status(draw_id, record.status, "be cancelled")
+            await draws.record_decision(
+                session, Decision(draw_id, None, "cancel", {}, reason, str(staff.role), staff.staff_id, now)
+            )
+            if record.status is DrawStatus.DRAFT:  # never announced: no bet, no jackpot taken
+                await draws.update_draw(
+                    session, draw_id, status=str(DrawStatus.CANCELLED), cancel_reason=reason, finished_at=now
+                )
+                await self.context.outbox.add(
+                    session, DrawCancelled(draw_id=draw_id, reason=reason, refunded_coupons=0)
+                )
+                return
+            await jackpot.add(session, record.jackpot_usd, at=now)
+            await draws.update_draw(session, draw_id, status=str(DrawStatus.CANCELLING), cancel_reason=reason)
+        await self.advance(draw_id)
+
+    async def advance(self, draw_id: str) -> None:
+        """Take a settling or cancelling draw (or a draw with transfers left) as far as it can go now."""
+        async with self.context.db.transaction() as session:
+            record = await draws.get(session, draw_id)
+        if record.status is DrawStatus.CANCELLING and record.settlement_report is None:
+            await self._plan_refunds(draw_id)
+        if await self.runner.run(draw_id):
+            await self._finish(draw_id)
+
+    async def advance_all(self) -> None:
+        """The clock's round: every unfinished settlement or cancellation, every draw with transfers left."""
+        async with self.context.db.transaction() as session:
+            unfinished = await draws.ids(session, [DrawStatus.SETTLING, DrawStatus.CANCELLING])
+            unfinished += await transfers.draws_with_pending(session)
+        for draw_id in dict.fromkeys(unfinished):
+            try:
+                await self.advance(draw_id)
+            except Exception:
+                log.exception("could not advance draw", extra={"draw_id": draw_id})
+
+    async def _plan_refunds(self, draw_id: str) -> None:
+        async with self.context.db.transaction() as session:
+            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+            if record.status is not DrawStatus.CANCELLING or record.settlement_report is not None:
+                return
+            if await coupons.count_pending(session, draw_id):
+                return  # a stake still on its way: refund it too, once the wallet has answered
+            accepted = await coupons.accepted_with_players(session, draw_id)
+            result = refund_all(await draws.load(session, record), [coupon for coupon, _ in accepted])
+            await transfers.plan(session, draw_id, plan(draw_id, result, _players(accepted)))
+            await draws.update_draw(session, draw_id, settlement_report=json.dumps(settlement_to_json(result)))
+
+    async def _finish(self, draw_id: str) -> None:
+        now = self.context.now()
+        async with self.context.db.transaction() as session:
+            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+            if record.status not in (DrawStatus.SETTLING, DrawStatus.CANCELLING) or record.settlement_report is None:
+                return
+            progress = await transfers.progress(session, draw_id)
+            if progress[TransferStatus.PENDING] or progress[TransferStatus.REFUSED]:
+                return
+            report = json.loads(record.settlement_report)
+            if record.status is DrawStatus.SETTLING:
+                await draws.update_draw(session, draw_id, status=str(DrawStatus.SETTLED), finished_at=now)
+                await self.context.outbox.add(session, settled_event(record, report))
+            else:
+                await draws.update_draw(session, draw_id, status=str(DrawStatus.CANCELLED), finished_at=now)
+                await self.context.outbox.add(
+                    session,
+                    DrawCancelled(
+                        draw_id=draw_id, reason=record.cancel_reason or "", refunded_coupons=len(report["payouts"])
+                    ),
+                )
+
+
+def settled_event(record: DrawRecord, report: dict[str, object]) -> DrawSettled:
+    payouts = report["payouts"]
+    assert isinstance(payouts, list)
+    assert record.next_jackpot_usd is not None
+    return DrawSettled(
+        draw_id=record.draw_id,
+        refunded=bool(report["refunded"]),
+        winning_coupons=len(payouts),
+        paid_usd=str(report["paid_usd"]),
+        organizer_topup_usd=str(report["organizer_topup_usd"]),
+        rounding_remainder_usd=str(report["rounding_remainder_usd"]),
+        next_jackpot_usd=usd_text(record.next_jackpot_usd),
+    )
+
+
+def _players(accepted: list[tuple[Coupon, str]]) -> dict[str, str]:
+    return {coupon.coupon_id: player for coupon, player in accepted}

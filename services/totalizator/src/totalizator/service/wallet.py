@@ -1,0 +1,57 @@
+"""What the service needs from the wallet: a port, so use cases do not depend on HTTP.
+
+Every call moves money in one currency of one draw and carries an idempotency key: repeating a call with the
+same key (after a timeout, a crash, a restart) gives the first answer and moves nothing again. The HTTP
+adapter is adapters/wallet_client.py; the tests run it against the real wallet app in-process.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class PaymentKind(StrEnum):
+    """From a draw's pool to a player, in the coupon's currency."""
+
+    PAYOUT = "payout"  # T-6
+    REFUND = "refund"  # T-5.5, or a cancelled draw
+
+
+class TransferKind(StrEnum):
+    """Between a draw's pool and the organizer's (network's) accounts; the wallet's operation kinds."""
+
+    ORGANIZER_TOP_UP = "organizer_top_up"  # T-6.2, T-4.4: into the pool
+    JACKPOT_RELEASE = "jackpot_release"  # T-4: from the jackpot account into the pool
+    ORGANIZER_SHARE = "organizer_share"  # T-1.1: out of the pool
+    JACKPOT_CARRY = "jackpot_carry"  # T-3.2, T-3.3: out of the pool into the jackpot account
+    ROUNDING_REMAINDER = "rounding_remainder"  # T-6.3: out of the pool
+
+
+class WalletRefused(Exception):
+    """The wallet refused the call (problem+json). Final for this idempotency key: a retry gets it again."""
+
+    def __init__(self, status: int, code: str, message: str, body: dict[str, Any]) -> None:
+        super().__init__(f"wallet refused ({status} {code}): {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.body = body
+
+
+class WalletUnavailable(Exception):
+    """No answer from the wallet (network error, timeout, 5xx): the call may or may not have happened.
+    Retry it with the same idempotency key."""
+
+
+class Wallet(Protocol):
+    async def stake(self, draw_id: str, *, player_id: str, currency: str, amount: int, coupon_id: str, key: str) -> int:
+        """Move a coupon's stake from the player's account to the draw's pool; returns the operation id."""
+
+    async def pay(
+        self, draw_id: str, kind: PaymentKind, *, player_id: str, currency: str, amount: int, key: str
+    ) -> int:
+        """Pay a player from the draw's pool; returns the operation id."""
+
+    async def transfer(self, draw_id: str, kind: TransferKind, *, currency: str, amount: int, key: str) -> int:
+        """Move money between the draw's pool and the organizer's accounts; returns the operation id."""

@@ -1,0 +1,250 @@
+"""The totalizator app wired to the REAL wallet app, both in-process (ASGI), driven through their REST APIs.
+
+The wallet is not faked: coupons' stakes, payouts, refunds and the organizer's transfers go through its
+internal API (services/wallet/src/wallet/api/internal.py), so the contract between the two is exercised.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from platform_kit.bus import InMemoryBus
+from platform_kit.clock import FrozenClock
+from platform_kit.runtime import ServiceRuntime
+from totalizator.adapters.wallet_client import HttpWallet
+from totalizator.app import create_app
+from totalizator.domain import standard_options
+from totalizator.service.staff import Staff, StaffRole
+from totalizator.service.totalizator import Totalizator
+from totalizator.service.wallet import Wallet
+from totalizator.settings import Settings
+from wallet.app import create_app as create_wallet_app
+from wallet.settings import Settings as WalletSettings
+
+TOKEN = "dev-internal-token"
+NOW = datetime(2030, 6, 1, 12, 0, tzinfo=UTC)
+CLOSE_AT = NOW + timedelta(days=2)
+ADULT = date(1990, 5, 17)
+STAFF = {"X-Internal-Token": TOKEN, "X-Principal-Role": "operator", "X-Principal-Id": "op-7"}
+CONCESSIONAIRE = "c1"
+CURRENCIES = [
+    {"currency": "USD", "min_stake": "0.10", "usd_rate": "1"},
+    {"currency": "EUR", "min_stake": "0.10", "usd_rate": "1.0843"},
+    {"currency": "JPY", "min_stake": "15", "usd_rate": "0.0067"},
+]
+
+
+def draw_body(
+    draw_id: str = "2030-23", *, topup: str = "0", reason: str | None = None, close_at: datetime = CLOSE_AT
+) -> dict[str, Any]:
+    return {
+        "draw_id": draw_id,
+        "close_at": close_at.isoformat(),
+        "matches": [
+            {
+                "competition": "League",
+                "home": f"Home {no}",
+                "away": f"Away {no}",
+                "kickoff": (close_at + timedelta(hours=no)).isoformat(),
+            }
+            for no in range(1, 9)
+        ],
+        "currencies": CURRENCIES,
+        "jackpot_topup_usd": topup,
+        "topup_reason": reason,
+    }
+
+
+def picks(*per_match: str | Sequence[str]) -> list[list[str]]:
+    """Picks for 8 matches: each a label or a list of labels; missing matches pick "0:0"."""
+    chosen = [[p] if isinstance(p, str) else list(p) for p in per_match]
+    return chosen + [["0:0"]] * (8 - len(chosen))
+
+
+OPTIONS = standard_options()
+
+
+@dataclass
+class Platform:
+    app: FastAPI
+    http: httpx.AsyncClient  # to the totalizator
+    wallet_http: httpx.AsyncClient  # to the wallet, for setting players up and checking balances
+    clock: FrozenClock
+    bus: InMemoryBus
+
+    @property
+    def totalizator(self) -> Totalizator:
+        totalizator: Totalizator = self.app.state.totalizator
+        return totalizator
+
+    @property
+    def runtime(self) -> ServiceRuntime:
+        runtime: ServiceRuntime = self.app.state.runtime
+        return runtime
+
+    # -- staff ----------------------------------------------------------------------------------------------
+    async def staff(self, method: str, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        return await self.http.request(method, f"/internal/v1{path}", json=body, headers=STAFF)
+
+    async def open_draw(self, draw_id: str = "2030-23", **options: Any) -> dict[str, Any]:
+        created = await self.staff("POST", "/draws", draw_body(draw_id, **options))
+        assert created.status_code == 201, created.text
+        announced = await self.staff("POST", f"/draws/{draw_id}/announce")
+        assert announced.status_code == 200, announced.text
+        body: dict[str, Any] = announced.json()
+        return body
+
+    async def close(self, draw_id: str = "2030-23") -> None:
+        self.clock.set(CLOSE_AT)
+        await self.totalizator.clock.tick()
+        draw = (await self.staff("GET", f"/draws/{draw_id}")).json()
+        assert draw["status"] == "closed" and draw["final"] is not None, draw
+
+    async def results(self, draw_id: str, scores: Sequence[tuple[int, int] | None]) -> None:
+        """Enter scores through the use case (the route is tested on its own; eight calls add up)."""
+        for no, score in enumerate(scores, start=1):
+            if score is not None:
+                await self.totalizator.admin.enter_result(draw_id, no, *score, None, Staff(StaffRole.OPERATOR, "op-7"))
+
+    # -- players --------------------------------------------------------------------------------------------
+    async def coupon(
+        self,
+        player: str,
+        chosen: list[list[str]],
+        amount: int,
+        *,
+        currency: str = "USD",
+        draw_id: str = "2030-23",
+        key: str | None = None,
+        birth_date: date = ADULT,
+    ) -> httpx.Response:
+        body = {
+            "player_id": player,
+            "birth_date": birth_date.isoformat(),
+            "currency": currency,
+            "amount": amount,
+            "picks": chosen,
+        }
+        headers = {"X-Internal-Token": TOKEN, "Idempotency-Key": key or uuid.uuid4().hex}
+        return await self.http.post(f"/internal/v1/draws/{draw_id}/coupons", json=body, headers=headers)
+
+    async def fund(self, player: str, amount: int, currency: str = "USD") -> None:
+        """Open the player's account in `currency` with its concessionaire and deposit `amount`."""
+        partner = {"X-Internal-Token": TOKEN, "X-Concessionaire-Id": CONCESSIONAIRE}
+        for path, body in [
+            (f"/v1/partner/players/{player}/accounts", {"currency": currency}),
+            (f"/v1/partner/players/{player}/deposits", {"currency": currency, "amount": amount}),
+        ]:
+            response = await self.wallet_http.post(
+                path, json=body, headers={**partner, "Idempotency-Key": uuid.uuid4().hex}
+            )
+            assert response.status_code == 201, response.text
+
+    async def balance(self, player: str, currency: str = "USD") -> int:
+        response = await self.wallet_http.get(f"/v1/players/{player}/accounts", headers={"X-Internal-Token": TOKEN})
+        assert response.status_code == 200, response.text
+        (account,) = [a for a in response.json()["accounts"] if a["currency"] == currency]
+        return int(account["balance"])
+
+    async def pools(self, draw_id: str = "2030-23") -> dict[str, int]:
+        response = await self.wallet_http.get(f"/v1/draws/{draw_id}", headers={"X-Internal-Token": TOKEN})
+        assert response.status_code == 200, response.text
+        return {pool["currency"]: int(pool["balance"]) for pool in response.json()["pools"]}
+
+    async def wallet_statement(self, player: str, currency: str = "USD") -> list[dict[str, Any]]:
+        accounts = (
+            await self.wallet_http.get(f"/v1/players/{player}/accounts", headers={"X-Internal-Token": TOKEN})
+        ).json()["accounts"]
+        (account,) = [a for a in accounts if a["currency"] == currency]
+        response = await self.wallet_http.get(
+            f"/v1/accounts/{account['id']}/statement", headers={"X-Internal-Token": TOKEN}
+        )
+        items: list[dict[str, Any]] = response.json()["items"]
+        return items
+
+    async def reconciled(self) -> bool:
+        response = await self.wallet_http.get("/v1/reconciliation", headers={"X-Internal-Token": TOKEN})
+        return bool(response.json()["ok"])
+
+    # -- events ---------------------------------------------------------------------------------------------
+    async def events(self, event_type: str) -> list[dict[str, Any]]:
+        """Payloads published so far of one type (after pushing the outbox)."""
+        while await self.runtime.relay.publish_pending():
+            pass
+        return [envelope.payload for key, envelope in self.bus.published if key == event_type]
+
+
+def settings(url: str, **overrides: Any) -> Settings:
+    # The draw clock is driven by the tests (tick()), not by time passing.
+    values: dict[str, Any] = {"tick_interval_seconds": 3600.0, "stake_retry_seconds": 0.0}
+    return Settings(database_url=url, **(values | overrides))
+
+
+@asynccontextmanager
+async def running_wallet(url: str, *, migrate: bool = True) -> AsyncIterator[FastAPI]:
+    app = create_wallet_app(
+        WalletSettings(
+            database_url=url,
+            migrate_on_start=migrate,
+            reconciliation_interval_seconds=3600.0,
+            hold_sweep_interval_seconds=3600.0,
+        ),
+        bus=InMemoryBus(),
+    )
+    async with app.router.lifespan_context(app):
+        yield app
+
+
+@asynccontextmanager
+async def another_instance(platform: Platform, *, wallet: Wallet | None = None) -> AsyncIterator[Totalizator]:
+    """A second instance of the service on the same database, with its own connections and no memory of the
+    first: a replica, or the service restarted after a crash. Same clock; the same wallet unless given."""
+    app = create_app(
+        settings(str(platform.runtime.db.url), migrate_on_start=False),
+        bus=InMemoryBus(),
+        clock=platform.clock,
+        wallet=wallet or platform.totalizator.context.wallet,
+    )
+    async with app.router.lifespan_context(app):
+        yield app.state.totalizator
+
+
+def http_wallet(wallet_app: FastAPI) -> HttpWallet:
+    return HttpWallet("http://wallet", TOKEN, transport=httpx.ASGITransport(app=wallet_app))
+
+
+@asynccontextmanager
+async def running(
+    totalizator_url: str,
+    wallet_url: str,
+    *,
+    wrap_wallet: Any = None,
+    migrate: bool = True,
+    **overrides: Any,
+) -> AsyncIterator[Platform]:
+    """Both services up; `wrap_wallet(port) -> port` lets a test put a fault injector in between.
+    `migrate=False` when the databases are already at the latest migration."""
+    clock = FrozenClock(NOW)
+    bus = InMemoryBus()
+    overrides.setdefault("migrate_on_start", migrate)
+    async with running_wallet(wallet_url, migrate=migrate) as wallet_app:
+        port: Wallet = http_wallet(wallet_app)
+        if wrap_wallet is not None:
+            port = wrap_wallet(port)
+        app = create_app(
+            settings(totalizator_url, **overrides), bus=bus, clock=clock, wallet=port, rng=random.Random(7)
+        )
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://totalizator") as http,
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=wallet_app), base_url="http://wallet") as wallet_http,
+        ):
+            yield Platform(app, http, wallet_http, clock, bus)
