@@ -162,6 +162,8 @@ class OutboxRelay:
 
     async def _run(self) -> None:
         while True:
+            # Cleared before reading, so that an event written while we publish wakes the next cycle at once.
+            self.outbox.written.clear()
             try:
                 published = await self.publish_pending()
             except asyncio.CancelledError:
@@ -170,6 +172,5 @@ class OutboxRelay:
                 log.exception("outbox relay cycle failed")
                 published = 0
             if published < self.batch_size:
-                self.outbox.written.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.outbox.written.wait(), timeout=self.idle_interval)

@@ -47,6 +47,12 @@ class PlayerUnregistered(Event):
     player_id: str
     refunded_cents: int
     registered: int
+    reason: Literal["player", "sanction", "late_payment"] = Field(
+        "player",
+        description="`player`: they asked; `sanction`: a disqualification or ban removed them (P-12.5); "
+        "`late_payment`: their buy-in was confirmed only after the tournament had started.",
+    )
+    forfeited: bool = Field(False, description="The entry was kept, not refunded (a sanction's forfeit, P-12.5).")
 
 
 class TournamentStarted(Event):
@@ -112,6 +118,126 @@ class TournamentFinished(Event):
     prize_pool_from_entries_cents: int
     guarantee_overlay_cents: int
     ranking: list[RankedPlayer]
+
+
+class RebuyOffered(Event):
+    """P-4.2: the player busted during the rebuy period; their table waits for the answer until `expires_at`
+    (then the offer counts as declined and the player is eliminated)."""
+
+    TYPE = "tournament.rebuy.offered"
+    tournament_id: str
+    table_id: str
+    player_id: str
+    chips: int
+    price_cents: int
+    expires_at: str
+
+
+class AddonOffered(Event):
+    """P-4.3: an add-on break began and this player may buy one until it ends."""
+
+    TYPE = "tournament.addon.offered"
+    tournament_id: str
+    player_id: str
+    chips: int
+    price_cents: int
+
+
+class EntryPurchased(Event):
+    """A rebuy or an add-on was paid and its chips credited (P-4.4); the prize pool grew."""
+
+    TYPE = "tournament.entry.purchased"
+    tournament_id: str
+    player_id: str
+    kind: Literal["rebuy", "addon"]
+    chips: int
+    price_cents: int
+    prize_pool_cents: int
+
+
+class PlayerDisqualified(Event):
+    """P-12.5: a sanction disqualified a player from a running tournament; their chips leave play."""
+
+    TYPE = "tournament.player.disqualified"
+    tournament_id: str
+    player_id: str
+    sanction_id: str
+
+
+class TableHeld(Event):
+    """Shoot-out (P-6.4): the table is down to its winners and waits for the next phase."""
+
+    TYPE = "tournament.table.held"
+    tournament_id: str
+    table_id: str
+
+
+class HandForHandChanged(Event):
+    """P-6.6: hand-for-hand play started (`on`) or stopped."""
+
+    TYPE = "tournament.hand_for_hand.changed"
+    tournament_id: str
+    on: bool
+
+
+class FinalTableStarted(Event):
+    """P-6.5: the players left play at one table."""
+
+    TYPE = "tournament.final_table.started"
+    tournament_id: str
+    table_id: str
+
+
+class ShootoutPhaseStarted(Event):
+    """P-6.4: the winners of the previous phase were regrouped onto fresh tables."""
+
+    TYPE = "tournament.shootout_phase.started"
+    tournament_id: str
+    phase: int
+    tables: list[str]
+
+
+class JackpotQualified(Event):
+    """P-8.6: a player met a jackpot programme's condition (a lost showdown in `hand_id`, or a win streak)."""
+
+    TYPE = "tournament.jackpot.qualified"
+    tournament_id: str
+    programme_id: str
+    player_id: str
+    hand_id: str | None
+
+
+class JackpotAwarded(Event):
+    """P-8.6: a qualifier's award from the programme's fund, paid by the wallet from the concessionaire's
+    jackpot fund."""
+
+    TYPE = "tournament.jackpot.awarded"
+    tournament_id: str
+    programme_id: str
+    player_id: str
+    concessionaire_id: str
+    currency: str
+    amount_cents: int
+
+
+class Payment(_Model):
+    player_id: str
+    cash_cents: int
+
+
+class SettlementCompleted(Event):
+    """Every money movement of a finished or cancelled tournament has been posted by the wallet: prizes (or
+    refunds and shares), overlays, tax accruals. The moment a player's winnings are in their account."""
+
+    TYPE = "tournament.settlement.completed"
+    tournament_id: str
+    outcome: Literal["finished", "cancelled"]
+    currency: str
+    payments: list[Payment] = Field(description="Cash each player received, refunds included (prizes for a finish).")
+    guarantee_overlay_cents: int
+    cancellation_overlay_cents: int
+    tax_cents: int
+    tickets_issued: int = Field(description="Fresh tickets given back for ticket entries (P-10.12).")
 
 
 class Refund(_Model):

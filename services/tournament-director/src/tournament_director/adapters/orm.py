@@ -1,7 +1,196 @@
-"""The tournament-director service's database tables."""
+"""The tournament-director service's database tables.
 
+- `tournaments`: what was created (definition, currency, sponsor, schedule) and where it is in its life
+  (announced → registering → running → finished | cancelled).
+- `runs`: a running tournament's `TournamentRun.to_json()` snapshot, saved in the same transaction as the
+  commands and events the call produced; `next_clock_at` lets the clock loop find the runs it must wake.
+- `registrations`: who entered, how (buy-in, ticket, freeroll) and what they paid; `attempt` counts a player's
+  registrations to the tournament, so that the wallet key of each is new and a retry's is the same.
+- `standings`: finishing positions and prizes as they become known (eliminations, then the final ranking).
+- `tickets`: codes that register their holder for free (P-3.4), given back for ticket entries of a cancelled
+  tournament (P-10.12); the value stays in `source_tournament_id`'s escrow until the ticket is used.
+- `money_steps`: every wallet call, written before it is made (derive key → record → call → commit), so a
+  crash between the call and the commit is re-driven with the same idempotency key and never charges twice.
+- `rebuy_offers`: open rebuy offers and when they lapse (P-4.2).
+- `jackpot_funds`, `jackpot_streaks`: each programme's share of a concessionaire's jackpot fund and the
+  players' win streaks (P-8.6).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from platform_kit.db import BigIntPK
 from platform_kit.runtime import add_messaging_tables
-from sqlalchemy import MetaData
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+)
 
 metadata = MetaData()
 add_messaging_tables(metadata)
+
+ID = String(64)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC instant on both databases (SQLite hands back naive values otherwise)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else value.astimezone(UTC)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        assert isinstance(value, datetime)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("tournament_id", ID, primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("kind", String(20), nullable=False),
+    Column("status", String(20), nullable=False),
+    Column("currency", String(3), nullable=False),
+    #: The sponsor: pays overlays and freeroll entries; None for a network tournament without either.
+    Column("concessionaire_id", ID, nullable=True),
+    Column("created_by", ID, nullable=False),
+    Column("template", String(64), nullable=True),
+    Column("definition", Text, nullable=False),
+    Column("jackpots", Text, nullable=False),
+    Column("invited_player_ids", Text, nullable=False),
+    Column("registration_opens_at", UtcDateTime, nullable=True),
+    Column("starts_at", UtcDateTime, nullable=True),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("started_at", UtcDateTime, nullable=True),
+    Column("ended_at", UtcDateTime, nullable=True),
+    Column("end_reason", String(500), nullable=True),
+    #: When every money step of the finish or cancellation was posted.
+    Column("settled_at", UtcDateTime, nullable=True),
+    Index("ix_tournaments_status", "status"),
+)
+
+runs = Table(
+    "runs",
+    metadata,
+    Column("tournament_id", ID, ForeignKey("tournaments.tournament_id"), primary_key=True),
+    Column("state", Text, nullable=False),
+    Column("next_clock_at", UtcDateTime, nullable=True),
+    Column("updated_at", UtcDateTime, nullable=False),
+    Index("ix_runs_next_clock_at", "next_clock_at"),
+)
+
+registrations = Table(
+    "registrations",
+    metadata,
+    Column("tournament_id", ID, ForeignKey("tournaments.tournament_id"), nullable=False),
+    Column("player_id", ID, nullable=False),
+    Column("concessionaire_id", ID, nullable=False),
+    Column("entry", String(20), nullable=False),
+    Column("ticket_code", String(32), nullable=True),
+    Column("status", String(20), nullable=False),
+    Column("attempt", Integer, nullable=False),
+    Column("prize_part_cents", BigInteger, nullable=False),
+    Column("fee_cents", BigInteger, nullable=False),
+    Column("registered_at", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("tournament_id", "player_id"),
+    Index("ix_registrations_player_id", "player_id"),
+)
+
+standings = Table(
+    "standings",
+    metadata,
+    Column("tournament_id", ID, ForeignKey("tournaments.tournament_id"), nullable=False),
+    Column("player_id", ID, nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("prize_cents", BigInteger, nullable=False),
+    Column("disqualified", Boolean, nullable=False),
+    PrimaryKeyConstraint("tournament_id", "player_id"),
+)
+
+tickets = Table(
+    "tickets",
+    metadata,
+    Column("code", String(32), primary_key=True),
+    Column("player_id", ID, nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("prize_part_cents", BigInteger, nullable=False),
+    Column("fee_cents", BigInteger, nullable=False),
+    Column("tournament_kind", String(20), nullable=False),
+    Column("source_tournament_id", ID, nullable=False),
+    Column("issued_reason", String(20), nullable=False),
+    Column("issued_at", UtcDateTime, nullable=False),
+    Column("used_by_tournament_id", ID, nullable=True),
+    Column("used_at", UtcDateTime, nullable=True),
+    Index("ix_tickets_player_id", "player_id"),
+)
+
+money_steps = Table(
+    "money_steps",
+    metadata,
+    Column("step_id", BigIntPK, primary_key=True, autoincrement=True),
+    Column("tournament_id", ID, nullable=False),
+    Column("player_id", ID, nullable=True),
+    Column("kind", String(30), nullable=False),
+    Column("idempotency_key", String(200), nullable=False, unique=True),
+    #: The caller's own Idempotency-Key, for purchases: the same key asks for the same rebuy, not another one.
+    Column("client_key", String(200), nullable=True),
+    Column("path", String(300), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("answer", Text, nullable=True),
+    Column("refusal_code", String(80), nullable=True),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+    Index("ix_money_steps_status", "status"),
+    Index("ix_money_steps_tournament_id", "tournament_id"),
+)
+
+rebuy_offers = Table(
+    "rebuy_offers",
+    metadata,
+    Column("tournament_id", ID, ForeignKey("tournaments.tournament_id"), nullable=False),
+    Column("player_id", ID, nullable=False),
+    Column("table_id", String(100), nullable=False),
+    Column("expires_at", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("tournament_id", "player_id"),
+    Index("ix_rebuy_offers_expires_at", "expires_at"),
+)
+
+jackpot_funds = Table(
+    "jackpot_funds",
+    metadata,
+    Column("programme_id", ID, nullable=False),
+    Column("concessionaire_id", ID, nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("balance_cents", BigInteger, nullable=False),
+    PrimaryKeyConstraint("programme_id", "concessionaire_id", "currency"),
+)
+
+jackpot_streaks = Table(
+    "jackpot_streaks",
+    metadata,
+    Column("programme_id", ID, nullable=False),
+    Column("player_id", ID, nullable=False),
+    Column("streak", Integer, nullable=False),
+    PrimaryKeyConstraint("programme_id", "player_id"),
+)

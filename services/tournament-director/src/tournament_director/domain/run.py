@@ -62,11 +62,13 @@ from tournament_director.domain.run_messages import (
     AddonOffered,
     CloseTable,
     HandCompleted,
+    Level,
     LevelChanged,
     Message,
     PlayerEliminated,
     RebuyOffered,
     SeatedPlayer,
+    StartHand,
     TournamentCancelled,
     TournamentStarted,
     UnseatPlayer,
@@ -238,6 +240,11 @@ class TournamentRun:
         return sum(self._state.chips.values()) + sum(self._state.bought_in_hand.values())
 
     @property
+    def entries(self) -> Mapping[PlayerId, tuple[Entry, ...]]:
+        """Every entry each entrant paid so far (buy-in, rebuys, add-ons), in order (P-8.2, P-8.7)."""
+        return MappingProxyType({player: tuple(entries) for player, entries in self._state.entries.items()})
+
+    @property
     def chips_removed(self) -> int:
         """Chips that left play with disqualified players (P-12.5)."""
         return self._state.chips_removed
@@ -283,6 +290,32 @@ class TournamentRun:
             return None
         seat = next(seat for seat, player in self._state.tables[table_id].seats.items() if player == player_id)
         return self._tables.key(table_id), seat
+
+    @property
+    def started_at(self) -> datetime:
+        return self._state.started_at
+
+    @property
+    def now(self) -> datetime:
+        """The latest time the run was told about: a call with an earlier `now` is refused."""
+        return self._state.now
+
+    def hand_in_progress(self, table_id: str) -> StartHand | None:
+        """The `StartHand` of the hand `table_id` (a bus id) is playing, or None. The service deals it again when
+        the table engine voided it (a crash: every stack is back at the hand's start, as the run has on record,
+        P-10)."""
+        try:
+            number = self._tables.number(table_id)
+        except UnknownTable:
+            return None
+        table = self._state.tables[number]
+        if self.is_over or table.status is not TableStatus.PLAYING:
+            return None
+        blinds = self._state.definition.blinds
+        level = blinds.levels[table.hand_level - 1]
+        return StartHand(
+            table_id, table.hand_no, Level(level.small_blind, level.big_blind, level.ante, blinds.big_blind_ante)
+        )
 
     def next_clock_change(self) -> datetime | None:
         """When the level or break changes next (call `on_clock` then); None in the last level."""

@@ -1,0 +1,303 @@
+"""Tournaments, registrations and standings in the director's database."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tournament_director.adapters.orm import registrations, standings, tournaments
+from tournament_director.domain.definition import TournamentDefinition
+from tournament_director.domain.jackpots import JackpotProgramme
+
+
+class Status(StrEnum):
+    ANNOUNCED = "announced"
+    REGISTERING = "registering"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    tournament_id: str
+    name: str
+    status: Status
+    currency: str
+    concessionaire_id: str | None
+    created_by: str
+    template: str | None
+    definition: TournamentDefinition
+    jackpots: tuple[JackpotProgramme, ...]
+    invited_player_ids: frozenset[str]
+    registration_opens_at: datetime | None
+    starts_at: datetime | None
+    created_at: datetime
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    end_reason: str | None = None
+    settled_at: datetime | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.definition.kind.value
+
+
+class RegistrationStatus(StrEnum):
+    #: The wallet call is under way (the seat is held).
+    PAYING = "paying"
+    REGISTERED = "registered"
+    #: Leaving before the start: the refund is under way.
+    REFUNDING = "refunding"
+    UNREGISTERED = "unregistered"
+    #: The wallet refused the payment.
+    FAILED = "failed"
+    #: Removed by a sanction, the entry forfeit (P-12.5).
+    FORFEITED = "forfeited"
+
+
+#: Registrations that hold a seat.
+HOLDING_A_SEAT = (RegistrationStatus.PAYING, RegistrationStatus.REGISTERED)
+
+
+@dataclass(frozen=True)
+class Registration:
+    tournament_id: str
+    player_id: str
+    concessionaire_id: str
+    #: buy_in, ticket or freeroll.
+    entry: str
+    ticket_code: str | None
+    status: RegistrationStatus
+    attempt: int
+    prize_part_cents: int
+    fee_cents: int
+    registered_at: datetime
+
+
+@dataclass(frozen=True)
+class Standing:
+    player_id: str
+    position: int
+    prize_cents: int
+    disqualified: bool
+
+
+# ---- tournaments ---------------------------------------------------------------------------------------------
+
+
+async def insert(session: AsyncSession, record: TournamentRecord) -> None:
+    await session.execute(
+        tournaments.insert().values(
+            tournament_id=record.tournament_id,
+            name=record.name,
+            kind=record.kind,
+            status=record.status.value,
+            currency=record.currency,
+            concessionaire_id=record.concessionaire_id,
+            created_by=record.created_by,
+            template=record.template,
+            definition=record.definition.model_dump_json(),
+            jackpots=json.dumps([programme.model_dump(mode="json") for programme in record.jackpots]),
+            invited_player_ids=json.dumps(sorted(record.invited_player_ids)),
+            registration_opens_at=record.registration_opens_at,
+            starts_at=record.starts_at,
+            created_at=record.created_at,
+        )
+    )
+
+
+async def get(session: AsyncSession, tournament_id: str, *, lock: bool = False) -> TournamentRecord | None:
+    """`lock`: hold the row until the transaction ends (PostgreSQL; SQLite transactions are serial anyway)."""
+    query = select(tournaments).where(tournaments.c.tournament_id == tournament_id)
+    row = (await session.execute(query.with_for_update() if lock else query)).mappings().first()
+    return None if row is None else _record(row)
+
+
+async def listing(
+    session: AsyncSession, *, status: str | None = None, kind: str | None = None, limit: int = 500
+) -> list[TournamentRecord]:
+    query = select(tournaments).order_by(tournaments.c.created_at.desc()).limit(limit)
+    if status is not None:
+        query = query.where(tournaments.c.status == status)
+    if kind is not None:
+        query = query.where(tournaments.c.kind == kind)
+    return [_record(row) for row in (await session.execute(query)).mappings()]
+
+
+async def due_to_open(session: AsyncSession, now: datetime) -> list[str]:
+    query = select(tournaments.c.tournament_id).where(
+        tournaments.c.status == Status.ANNOUNCED.value, tournaments.c.registration_opens_at <= now
+    )
+    return list((await session.scalars(query)).all())
+
+
+async def due_to_start(session: AsyncSession, now: datetime) -> list[str]:
+    query = select(tournaments.c.tournament_id).where(
+        tournaments.c.status.in_([Status.ANNOUNCED.value, Status.REGISTERING.value]),
+        tournaments.c.starts_at <= now,
+    )
+    return list((await session.scalars(query)).all())
+
+
+async def set_status(
+    session: AsyncSession,
+    tournament_id: str,
+    status: Status,
+    now: datetime,
+    *,
+    reason: str | None = None,
+) -> None:
+    values: dict[str, object] = {"status": status.value}
+    if status is Status.RUNNING:
+        values["started_at"] = now
+    elif status in (Status.FINISHED, Status.CANCELLED):
+        values.update(ended_at=now, end_reason=reason)
+    await session.execute(update(tournaments).where(tournaments.c.tournament_id == tournament_id).values(**values))
+
+
+async def mark_settled(session: AsyncSession, tournament_id: str, now: datetime) -> None:
+    await session.execute(
+        update(tournaments).where(tournaments.c.tournament_id == tournament_id).values(settled_at=now)
+    )
+
+
+def _record(row: object) -> TournamentRecord:
+    data = dict(row)  # type: ignore[call-overload]
+    return TournamentRecord(
+        tournament_id=data["tournament_id"],
+        name=data["name"],
+        status=Status(data["status"]),
+        currency=data["currency"],
+        concessionaire_id=data["concessionaire_id"],
+        created_by=data["created_by"],
+        template=data["template"],
+        definition=TournamentDefinition.model_validate_json(data["definition"]),
+        jackpots=tuple(JackpotProgramme.model_validate(item) for item in json.loads(data["jackpots"])),
+        invited_player_ids=frozenset(json.loads(data["invited_player_ids"])),
+        registration_opens_at=data["registration_opens_at"],
+        starts_at=data["starts_at"],
+        created_at=data["created_at"],
+        started_at=data["started_at"],
+        ended_at=data["ended_at"],
+        end_reason=data["end_reason"],
+        settled_at=data["settled_at"],
+    )
+
+
+# ---- registrations -------------------------------------------------------------------------------------------
+
+
+async def registration(session: AsyncSession, tournament_id: str, player_id: str) -> Registration | None:
+    query = select(registrations).where(
+        registrations.c.tournament_id == tournament_id, registrations.c.player_id == player_id
+    )
+    row = (await session.execute(query)).mappings().first()
+    return None if row is None else _registration(row)
+
+
+async def registrations_of(
+    session: AsyncSession, tournament_id: str, statuses: Sequence[RegistrationStatus] | None = None
+) -> list[Registration]:
+    query = select(registrations).where(registrations.c.tournament_id == tournament_id)
+    if statuses is not None:
+        query = query.where(registrations.c.status.in_([status.value for status in statuses]))
+    query = query.order_by(registrations.c.registered_at, registrations.c.player_id)
+    return [_registration(row) for row in (await session.execute(query)).mappings()]
+
+
+async def registrations_of_player(session: AsyncSession, player_id: str) -> list[Registration]:
+    query = select(registrations).where(registrations.c.player_id == player_id)
+    return [_registration(row) for row in (await session.execute(query)).mappings()]
+
+
+async def seats_taken(session: AsyncSession, tournament_id: str) -> int:
+    query = select(func.count()).where(
+        registrations.c.tournament_id == tournament_id,
+        registrations.c.status.in_([status.value for status in HOLDING_A_SEAT]),
+    )
+    return int(await session.scalar(query) or 0)
+
+
+async def registered_count(session: AsyncSession, tournament_id: str) -> int:
+    query = select(func.count()).where(
+        registrations.c.tournament_id == tournament_id,
+        registrations.c.status == RegistrationStatus.REGISTERED.value,
+    )
+    return int(await session.scalar(query) or 0)
+
+
+async def put_registration(session: AsyncSession, registration: Registration) -> None:
+    """Insert the registration, or replace the player's earlier one (a new attempt after leaving or failing)."""
+    values = {
+        "concessionaire_id": registration.concessionaire_id,
+        "entry": registration.entry,
+        "ticket_code": registration.ticket_code,
+        "status": registration.status.value,
+        "attempt": registration.attempt,
+        "prize_part_cents": registration.prize_part_cents,
+        "fee_cents": registration.fee_cents,
+        "registered_at": registration.registered_at,
+    }
+    where = (
+        registrations.c.tournament_id == registration.tournament_id,
+        registrations.c.player_id == registration.player_id,
+    )
+    if (await session.execute(update(registrations).where(*where).values(**values))).rowcount == 0:  # type: ignore[attr-defined]
+        await session.execute(
+            registrations.insert().values(
+                tournament_id=registration.tournament_id, player_id=registration.player_id, **values
+            )
+        )
+
+
+async def set_registration_status(
+    session: AsyncSession, tournament_id: str, player_id: str, status: RegistrationStatus
+) -> None:
+    await session.execute(
+        update(registrations)
+        .where(registrations.c.tournament_id == tournament_id, registrations.c.player_id == player_id)
+        .values(status=status.value)
+    )
+
+
+def _registration(row: object) -> Registration:
+    data = dict(row)  # type: ignore[call-overload]
+    return Registration(
+        tournament_id=data["tournament_id"],
+        player_id=data["player_id"],
+        concessionaire_id=data["concessionaire_id"],
+        entry=data["entry"],
+        ticket_code=data["ticket_code"],
+        status=RegistrationStatus(data["status"]),
+        attempt=data["attempt"],
+        prize_part_cents=data["prize_part_cents"],
+        fee_cents=data["fee_cents"],
+        registered_at=data["registered_at"],
+    )
+
+
+# ---- standings -----------------------------------------------------------------------------------------------
+
+
+async def put_standing(session: AsyncSession, tournament_id: str, standing: Standing) -> None:
+    where = (standings.c.tournament_id == tournament_id, standings.c.player_id == standing.player_id)
+    values = {"position": standing.position, "prize_cents": standing.prize_cents, "disqualified": standing.disqualified}
+    if (await session.execute(update(standings).where(*where).values(**values))).rowcount == 0:  # type: ignore[attr-defined]
+        await session.execute(
+            standings.insert().values(tournament_id=tournament_id, player_id=standing.player_id, **values)
+        )
+
+
+async def standings_of(session: AsyncSession, tournament_id: str) -> dict[str, Standing]:
+    query = select(standings).where(standings.c.tournament_id == tournament_id)
+    return {
+        row["player_id"]: Standing(row["player_id"], row["position"], row["prize_cents"], row["disqualified"])
+        for row in (await session.execute(query)).mappings()
+    }

@@ -1,0 +1,1 @@
+"""The director's REST API (docs/api/tournament-director.md): thin routers over the use cases."""

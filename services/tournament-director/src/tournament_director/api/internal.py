@@ -1,0 +1,169 @@
+"""Internal routes (the gateway, operators' tools): creating, registering, buying, starting and cancelling.
+Every route needs `X-Internal-Token` and the caller's principal headers."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends
+from fastapi.responses import JSONResponse
+from platform_kit.errors import NotFound
+
+from tournament_director.adapters import tournaments
+from tournament_director.api.deps import DirectorDep, OptionalKey, PrincipalDep, RequiredKey, require_internal_token
+from tournament_director.api.schemas import (
+    CancellationIn,
+    CancelledOut,
+    PurchasedOut,
+    PurchaseIn,
+    RefundOut,
+    RegisteredOut,
+    RegistrationIn,
+    UnregisteredOut,
+)
+from tournament_director.service import definitions, lifecycle, purchases, queries, registration
+from tournament_director.service.context import Director
+from tournament_director.service.principals import Principal, Role
+
+router = APIRouter(prefix="/internal/v1", tags=["administration"], dependencies=[Depends(require_internal_token)])
+
+
+@router.post("/tournaments", status_code=201, summary="Create a tournament, from a template or a whole definition")
+async def create_tournament(
+    director: DirectorDep,
+    principal: PrincipalDep,
+    key: OptionalKey,
+    body: Annotated[
+        dict[str, Any],
+        Body(
+            examples=[
+                {
+                    "template": "heads_up_sit_and_go",
+                    "name": "Heads-up Turbo",
+                    "buy_in": {"prize_part_cents": 400, "fee_cents": 100},
+                }
+            ]
+        ),
+    ],
+) -> JSONResponse:
+    """`{template?, name, ...definition fields}` plus `currency`, `starts_at` (scheduled), `registration_opens_at`,
+    `concessionaire_id` (administrators; an operator's is their own), `jackpots`, `invited_player_ids`,
+    `tournament_id`. Invalid: 422 `validation_failed` with `errors: [{field, code, message}]`. The same
+    Idempotency-Key gives back the tournament it created (200)."""
+    record, created = await definitions.create(director, principal, body, key)
+    return JSONResponse(await queries.details(director, record.tournament_id), status_code=201 if created else 200)
+
+
+@router.post(
+    "/tournaments/{tournament_id}/registrations",
+    status_code=201,
+    response_model=RegisteredOut,
+    tags=["registration"],
+    summary="Register a player: pays the buy-in (or takes a ticket)",
+)
+async def register(
+    tournament_id: str, body: RegistrationIn, director: DirectorDep, principal: PrincipalDep, key: RequiredKey
+) -> RegisteredOut:
+    """Refusals: 403 `not_eligible` (with `reason`, `tier`), 409 `tournament_full`, `registration_closed`,
+    `already_registered`, the wallet's `insufficient_funds`; 503 when the wallet or rating cannot be reached
+    (repeat the request with the same key: it is never charged twice)."""
+    principal.require_player_scope(body.player_id, body.concessionaire_id)
+    request = registration.RegistrationRequest(body.player_id, body.concessionaire_id, body.entry, body.ticket_code)
+    done = await registration.register(director, tournament_id, request, key)
+    return RegisteredOut(
+        tournament_id=done.tournament_id, player_id=done.player_id, entry=done.entry, registered=done.registered
+    )
+
+
+@router.delete(
+    "/tournaments/{tournament_id}/registrations/{player_id}",
+    response_model=UnregisteredOut,
+    tags=["registration"],
+    summary="Unregister before the start: the entry is refunded",
+)
+async def unregister(
+    tournament_id: str, player_id: str, director: DirectorDep, principal: PrincipalDep, _: OptionalKey
+) -> UnregisteredOut:
+    refunded = await registration.unregister(director, principal, tournament_id, player_id)
+    return UnregisteredOut(tournament_id=tournament_id, player_id=player_id, refunded_cents=refunded)
+
+
+@router.post("/tournaments/{tournament_id}/rebuys", response_model=PurchasedOut, tags=["play"], summary="Rebuy (P-4.2)")
+async def rebuy(
+    tournament_id: str, body: PurchaseIn, director: DirectorDep, principal: PrincipalDep, key: RequiredKey
+) -> PurchasedOut:
+    """409 `rebuy_refused` (with `reason`: limit_reached, period_over, not_out_of_chips…), the wallet's refusals."""
+    done = await purchases.purchase(director, principal, tournament_id, body.player_id, "rebuy", key)
+    return PurchasedOut(**done.__dict__)
+
+
+@router.post(
+    "/tournaments/{tournament_id}/addons", response_model=PurchasedOut, tags=["play"], summary="Add-on (P-4.3)"
+)
+async def addon(
+    tournament_id: str, body: PurchaseIn, director: DirectorDep, principal: PrincipalDep, key: RequiredKey
+) -> PurchasedOut:
+    done = await purchases.purchase(director, principal, tournament_id, body.player_id, "addon", key)
+    return PurchasedOut(**done.__dict__)
+
+
+@router.post("/tournaments/{tournament_id}/start", summary="Start a scheduled tournament now")
+async def start(tournament_id: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
+    async with director.runtime.db.transaction() as session:
+        tournament = await _managed(director, session, tournament_id, principal)
+        await lifecycle.start_now(director, session, tournament)
+    return await queries.details(director, tournament_id)
+
+
+@router.post("/tournaments/{tournament_id}/cancellation", response_model=CancelledOut, summary="Cancel (P-10)")
+async def cancel(
+    tournament_id: str, body: CancellationIn, director: DirectorDep, principal: PrincipalDep, _: OptionalKey
+) -> CancelledOut:
+    """Before the start every entry comes back; while running the P-10 calculator decides. The refunds are
+    posted by the wallet shortly after (`tournament.settlement.completed`). Cancelling again answers the same."""
+    async with director.runtime.db.transaction() as session:
+        tournament = await _managed(director, session, tournament_id, principal)
+        if tournament.status is tournaments.Status.CANCELLED:
+            return CancelledOut(
+                tournament_id=tournament_id, status="cancelled", reason=tournament.end_reason, rule=None, refunds=None
+            )
+        cancelled = await lifecycle.cancel(director, session, tournament, body.reason)
+    refunds = [RefundOut(player_id=r.player_id, cash_cents=r.cash_cents, tickets=r.tickets) for r in cancelled.refunds]
+    return CancelledOut(
+        tournament_id=tournament_id, status="cancelled", reason=body.reason, rule=cancelled.rule, refunds=refunds
+    )
+
+
+@router.get("/players/{player_id}/tournaments", tags=["registration"], summary="A player's tournaments")
+async def player_tournaments(player_id: str, director: DirectorDep, principal: PrincipalDep) -> list[dict[str, Any]]:
+    """`[{tournament_id, name, status, registration, entry, table_id, seat, chips, position?, prize_cents?}]`;
+    partners and operators see the registrations made through their concessionaire."""
+    listed = await queries.player_tournaments(director, player_id)
+    return [item for item in listed if _sees(principal, player_id, item)]
+
+
+@router.get("/players/{player_id}/tickets", tags=["registration"], summary="A player's tickets (P-3.4, P-10.12)")
+async def player_tickets(player_id: str, director: DirectorDep, principal: PrincipalDep) -> list[dict[str, Any]]:
+    if principal.role is Role.PLAYER:
+        principal.require_player_scope(player_id, None)
+    else:
+        principal.require_staff()
+    return await queries.player_tickets(director, player_id)
+
+
+def _sees(principal: Principal, player_id: str, item: dict[str, Any]) -> bool:
+    if principal.role is Role.ADMIN or (principal.role is Role.PLAYER and principal.subject_id == player_id):
+        return True
+    return (
+        principal.role in (Role.OPERATOR, Role.PARTNER) and item.get("concessionaire_id") == principal.concessionaire_id
+    )
+
+
+async def _managed(
+    director: Director, session: Any, tournament_id: str, principal: Principal
+) -> tournaments.TournamentRecord:
+    tournament = await tournaments.get(session, tournament_id, lock=True)
+    if tournament is None:
+        raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")
+    principal.require_manager_of(tournament.concessionaire_id)
+    return tournament

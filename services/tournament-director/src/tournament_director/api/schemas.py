@@ -1,0 +1,81 @@
+"""Request and answer bodies of the director's API (docs/api/tournament-director.md). Amounts are cents."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RegistrationIn(_In):
+    player_id: str = Field(min_length=1, max_length=64)
+    concessionaire_id: str = Field(min_length=1, max_length=64, description="The player's concessionaire.")
+    entry: Literal["buy_in", "ticket"] = "buy_in"
+    ticket_code: str | None = Field(None, max_length=32)
+
+
+class PurchaseIn(_In):
+    player_id: str = Field(min_length=1, max_length=64)
+
+
+class CancellationIn(_In):
+    reason: str = Field(min_length=3, max_length=500)
+
+
+class RegisteredOut(BaseModel):
+    tournament_id: str
+    player_id: str
+    entry: str
+    registered: int = Field(description="Players registered now.")
+
+
+class UnregisteredOut(BaseModel):
+    tournament_id: str
+    player_id: str
+    refunded_cents: int
+
+
+class PurchasedOut(BaseModel):
+    tournament_id: str
+    player_id: str
+    kind: Literal["rebuy", "addon"]
+    chips: int
+    price_cents: int
+
+
+class RefundOut(BaseModel):
+    player_id: str
+    cash_cents: int = Field(description="Entries paid back and shares of the prize pool, in cash.")
+    tickets: int = Field(description="Fresh tickets for ticket entries (P-10.12).")
+
+
+class CancelledOut(BaseModel):
+    tournament_id: str
+    status: str
+    reason: str | None
+    rule: str | None = Field(description="The refund rule applied: P-10.1 … P-10.9, P-10 before the start, P-3.2.")
+    refunds: list[RefundOut] | None = Field(
+        description="Per player (None when answering a repeated cancellation); the wallet posts them shortly after."
+    )
+
+
+class LobbyItem(BaseModel):
+    tournament_id: str
+    name: str
+    kind: str
+    status: str
+    currency: str
+    buy_in_prize_cents: int
+    buy_in_fee_cents: int
+    registered: int
+    min_players: int
+    max_players: int
+    starts_at: str | None
+    betting_structure: str
+    table_mode: str
+    guarantee_cents: int
+    freeroll: bool

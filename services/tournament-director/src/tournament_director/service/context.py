@@ -1,0 +1,80 @@
+"""What every use case needs: the runtime (database, outbox), settings, the injected clock and generator, the
+wallet and rating clients, and the director's metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from platform_kit.clock import Clock
+from platform_kit.runtime import ServiceRuntime
+from prometheus_client import Counter
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tournament_director.adapters.bus_messages import TableTimers
+from tournament_director.adapters.http import Answer
+from tournament_director.adapters.money_steps import MoneyStep
+from tournament_director.adapters.rating import RatingClient
+from tournament_director.adapters.wallet import WalletClient
+from tournament_director.settings import Settings
+
+#: What a money step's answer does (its kind's use case), inside the transaction that records the answer.
+Completion = Callable[["Director", AsyncSession, MoneyStep, Answer], Awaitable[None]]
+
+
+@dataclass
+class Metrics:
+    commands_rejected: Counter
+    money_steps: Counter
+
+    @classmethod
+    def build(cls, runtime: ServiceRuntime) -> Metrics:
+        return cls(
+            commands_rejected=Counter(
+                "tournament_table_commands_rejected_total",
+                "Table commands the table engine refused",
+                ["command", "code"],
+                registry=runtime.registry,
+            ),
+            money_steps=Counter(
+                "tournament_money_steps_total",
+                "Wallet calls answered, by kind and outcome",
+                ["kind", "outcome"],
+                registry=runtime.registry,
+            ),
+        )
+
+
+@dataclass
+class Director:
+    runtime: ServiceRuntime
+    settings: Settings
+    clock: Clock
+    #: Seats players (P-5); `random.SystemRandom()` in production.
+    rng: random.Random
+    wallet: WalletClient
+    rating: RatingClient
+    metrics: Metrics
+    #: Set when money steps were recorded that nobody is driving yet (the money worker waits on it).
+    money_waiting: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Money step kind -> what its answer does (registered by the use cases, see `wiring`).
+    completions: dict[str, Completion] = field(default_factory=dict)
+
+    @property
+    def timers(self) -> TableTimers:
+        return TableTimers(self.settings.action_seconds, self.settings.time_bank_seconds)
+
+    @property
+    def rebuy_offer_time(self) -> timedelta:
+        return timedelta(seconds=self.settings.rebuy_offer_seconds)
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    def wake_money_worker_after_commit(self, session: AsyncSession) -> None:
+        """Money steps recorded in `session` are for the worker: wake it once they are committed."""
+        event.listen(session.sync_session, "after_commit", lambda _: self.money_waiting.set(), once=True)

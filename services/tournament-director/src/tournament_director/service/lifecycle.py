@@ -1,0 +1,161 @@
+"""A tournament's life: registration opens, the tournament starts (a sit'n'go when full, a scheduled one at its
+time or when an operator says so) or is cancelled — before the start with every entry back (P-3.2), or while
+running by the P-10 calculator."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from platform_kit.errors import Conflict
+from platform_kit.events import tournament as events
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tournament_director.adapters import money_steps, runs, tournaments
+from tournament_director.adapters import wallet as wallet_requests
+from tournament_director.adapters.bus_messages import tournament_event
+from tournament_director.adapters.tournaments import Registration, RegistrationStatus, Status, TournamentRecord
+from tournament_director.domain import run_messages
+from tournament_director.domain.cancellation import CancellationSettlement, refund_all_entries
+from tournament_director.domain.definition import TournamentDefinition
+from tournament_director.domain.entries import Entry, EntryKind, PaymentForm
+from tournament_director.domain.kinds import TournamentKind
+from tournament_director.domain.run import TournamentRun, default_entry
+from tournament_director.domain.run_results import refunds
+from tournament_director.service import settlement
+from tournament_director.service.context import Director
+from tournament_director.service.runs import carry_out
+
+BELOW_MINIMUM = "below_minimum"
+
+
+async def open_registration(director: Director, session: AsyncSession, tournament_id: str) -> None:
+    tournament = await tournaments.get(session, tournament_id, lock=True)
+    if tournament is None or tournament.status is not Status.ANNOUNCED:
+        return
+    await tournaments.set_status(session, tournament_id, Status.REGISTERING, director.now())
+    await director.runtime.outbox.add(session, events.RegistrationOpened(tournament_id=tournament_id))
+
+
+async def start_if_full(director: Director, session: AsyncSession, tournament: TournamentRecord) -> None:
+    """P-3.1: a sit'n'go starts as soon as its last seat is paid for."""
+    if tournament.definition.kind is not TournamentKind.SIT_AND_GO:
+        return
+    if await tournaments.registered_count(session, tournament.tournament_id) == tournament.definition.max_players:
+        await start(director, session, tournament)
+
+
+async def start_scheduled(director: Director, session: AsyncSession, tournament_id: str) -> None:
+    """The start time came (P-3.2): start with whoever registered, or cancel and refund below the minimum."""
+    tournament = await tournaments.get(session, tournament_id, lock=True)
+    if tournament is None or tournament.status not in (Status.ANNOUNCED, Status.REGISTERING):
+        return
+    registered = await tournaments.registered_count(session, tournament_id)
+    if registered < tournament.definition.min_players:
+        await cancel_before_start(director, session, tournament, BELOW_MINIMUM, rule="P-3.2")
+    else:
+        await start(director, session, tournament)
+
+
+async def start_now(director: Director, session: AsyncSession, tournament: TournamentRecord) -> None:
+    """An operator starts a scheduled tournament before its time (never below its minimum)."""
+    if tournament.status not in (Status.ANNOUNCED, Status.REGISTERING):
+        raise Conflict(
+            "not_startable", f"The tournament is {tournament.status.value}.", tournament_status=tournament.status.value
+        )
+    if tournament.definition.kind is TournamentKind.SIT_AND_GO:
+        raise Conflict("sit_and_go_starts_when_full", "A sit'n'go starts by itself when its seats are taken (P-3.1).")
+    registered = await tournaments.registered_count(session, tournament.tournament_id)
+    if registered < tournament.definition.min_players:
+        raise Conflict(
+            "not_enough_players",
+            f"{registered} players registered; this tournament starts with at least {tournament.definition.min_players}.",
+            registered=registered,
+            min_players=tournament.definition.min_players,
+        )
+    await start(director, session, tournament)
+
+
+async def start(director: Director, session: AsyncSession, tournament: TournamentRecord) -> None:
+    """Seat the registered players and deal (P-5, P-6); a cash freeroll's sponsored entries are bought now (P-9.2)."""
+    t = tournament.tournament_id
+    definition = tournament.definition
+    registered = await tournaments.registrations_of(session, t, [RegistrationStatus.REGISTERED])
+    players = [registration.player_id for registration in registered]
+    entries = {registration.player_id: entry_of(registration, definition) for registration in registered}
+    now = director.now()
+    run, messages = TournamentRun.start(
+        t, definition, players, director.rng, now, entries=entries, jackpot_programmes=tournament.jackpots
+    )
+    await tournaments.set_status(session, t, Status.RUNNING, now)
+    await carry_out(director, session, tournament, run, messages)
+    sponsor = tournament.concessionaire_id
+    for player, entry in entries.items():
+        if entry.kind is EntryKind.SPONSORED and sponsor is not None:
+            # Only the prize part moves: the fee would go from the sponsor's account to its own margin.
+            request = wallet_requests.sponsored_entry(
+                t, player, sponsor, tournament.currency, entry.price.prize_part_cents
+            )
+            await money_steps.record(
+                session,
+                tournament_id=t,
+                player_id=player,
+                kind="sponsored_entry",
+                key=f"{t}:sponsored:{player}",
+                request=request,
+                now=now,
+            )
+            director.wake_money_worker_after_commit(session)
+
+
+def entry_of(registration: Registration, definition: TournamentDefinition) -> Entry:
+    """How a registration entered: the buy-in in cash, the buy-in by ticket (P-3.4), or a freeroll entry."""
+    if registration.entry == "ticket":
+        return Entry(EntryKind.BUY_IN, definition.buy_in, PaymentForm.TICKET)
+    return default_entry(definition)
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    #: The refund rule applied: P-10.1 … P-10.9 while running, P-10 before the start, P-3.2 below the minimum.
+    rule: str
+    refunds: tuple[run_messages.Refund, ...]
+
+
+async def cancel(director: Director, session: AsyncSession, tournament: TournamentRecord, reason: str) -> Cancelled:
+    """An operator cancels (P-10): before the start every entry comes back; while running, the calculator
+    decides."""
+    if tournament.status in (Status.ANNOUNCED, Status.REGISTERING):
+        return await cancel_before_start(director, session, tournament, reason, rule="P-10")
+    if tournament.status is not Status.RUNNING:
+        raise Conflict(
+            "not_cancellable",
+            f"The tournament is {tournament.status.value}.",
+            tournament_status=tournament.status.value,
+        )
+    run = await runs.load(session, tournament.tournament_id, director.rng)
+    assert run is not None, f"{tournament.tournament_id} is running without a run"
+    cancellation = run.cancel(max(director.now(), run.now), reason)
+    await tournaments.set_status(session, tournament.tournament_id, Status.CANCELLED, run.now, reason=reason)
+    await carry_out(director, session, tournament, run, cancellation.messages)
+    await settlement.cancelled(director, session, tournament, cancellation.settlement)
+    [announced] = [m for m in cancellation.messages if isinstance(m, run_messages.TournamentCancelled)]
+    return Cancelled(cancellation.settlement.rule, announced.refunds)
+
+
+async def cancel_before_start(
+    director: Director, session: AsyncSession, tournament: TournamentRecord, reason: str, *, rule: str
+) -> Cancelled:
+    """Every paid entry back in full, in the form it was paid (P-3.2, P-10.12). Freeroll entrants paid nothing
+    (their sponsored entries are bought at the start)."""
+    t = tournament.tournament_id
+    registered = await tournaments.registrations_of(session, t, [RegistrationStatus.REGISTERED])
+    paid = {r.player_id: [entry_of(r, tournament.definition)] for r in registered if r.entry != "freeroll"}
+    lines = refund_all_entries(paid)
+    returned = CancellationSettlement(
+        rule, residual_prize_pool_cents=0, capped_by_residual=False, lines=lines, overlays=()
+    )
+    await tournaments.set_status(session, t, Status.CANCELLED, director.now(), reason=reason)
+    cancelled = run_messages.TournamentCancelled(t, reason, refunds(returned, [r.player_id for r in registered]))
+    await director.runtime.outbox.add(session, tournament_event(cancelled))
+    await settlement.cancelled(director, session, tournament, returned)
+    return Cancelled(rule, cancelled.refunds)

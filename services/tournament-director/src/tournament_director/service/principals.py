@@ -1,0 +1,44 @@
+"""Who is calling: the principal the gateway authenticated, passed in `X-Principal-Role`, `X-Principal-Id` and
+`X-Concessionaire-Id` (docs/api/tournament-director.md), and what each role may do here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from platform_kit.errors import Forbidden
+
+
+class Role(StrEnum):
+    PLAYER = "player"
+    PARTNER = "partner"
+    OPERATOR = "operator"
+    ADMIN = "admin"
+
+
+@dataclass(frozen=True)
+class Principal:
+    role: Role
+    subject_id: str
+    concessionaire_id: str | None
+
+    def require_staff(self) -> None:
+        if self.role not in (Role.OPERATOR, Role.ADMIN):
+            raise Forbidden("forbidden", "Only operators and administrators may do this.")
+
+    def require_player_scope(self, player_id: str, concessionaire_id: str | None) -> None:
+        """Players act for themselves; partners and operators for their own concessionaire's players;
+        administrators for anyone."""
+        if self.role is Role.ADMIN:
+            return
+        if self.role is Role.PLAYER and self.subject_id == player_id:
+            return
+        if self.role in (Role.PARTNER, Role.OPERATOR) and concessionaire_id == self.concessionaire_id:
+            return
+        raise Forbidden("forbidden", "You may not act for this player.")
+
+    def require_manager_of(self, concessionaire_id: str | None) -> None:
+        """Administrators manage every tournament; an operator those of their own concessionaire."""
+        self.require_staff()
+        if self.role is Role.OPERATOR and concessionaire_id != self.concessionaire_id:
+            raise Forbidden("forbidden", "This tournament belongs to another concessionaire.")

@@ -1,0 +1,366 @@
+"""Registration and unregistration before the start (P-3), paid through the wallet.
+
+Registering: the player must be eligible (rating: tiers, invitation, bans, P-11.7, P-12.5) and have an account
+in the tournament's currency (opened on demand). A seat is then held (`paying`) and the money step recorded in
+one transaction; the wallet is called with the step's key; its answer registers the player (and starts a full
+sit'n'go) or frees the seat, in the transaction that records it. A freeroll entrant pays nothing: registered
+at once. A ticket entry moves the ticket's value from the escrow that backs it (P-3.4).
+
+Leaving (the player, a sanction, or a payment confirmed after the start): the entry comes back as it was paid
+— cash through the wallet, a ticket as a fresh ticket (P-10.12).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from platform_kit.errors import Conflict, Forbidden, NotFound, ProblemError, Unavailable
+from platform_kit.events import tournament as events
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tournament_director.adapters import money_steps, tickets, tournaments
+from tournament_director.adapters import wallet as wallet_requests
+from tournament_director.adapters.http import Answer, ServiceUnavailable
+from tournament_director.adapters.money_steps import MoneyStep
+from tournament_director.adapters.tournaments import (
+    HOLDING_A_SEAT,
+    Registration,
+    RegistrationStatus,
+    Status,
+    TournamentRecord,
+)
+from tournament_director.service import jackpots, lifecycle
+from tournament_director.service import tickets as ticket_service
+from tournament_director.service.context import Director
+from tournament_director.service.money import drive, raise_unless_done, refusal, step_by_key
+from tournament_director.service.principals import Principal
+
+OPEN = (Status.ANNOUNCED, Status.REGISTERING)
+#: Refund step kind -> why the player left (`tournament.player.unregistered`).
+REFUND_REASONS = {"unregister_refund": "player", "sanction_refund": "sanction", "late_refund": "late_payment"}
+
+
+@dataclass(frozen=True)
+class RegistrationRequest:
+    player_id: str
+    concessionaire_id: str
+    #: buy_in or ticket (a freeroll ignores it).
+    entry: str
+    ticket_code: str | None = None
+
+
+@dataclass(frozen=True)
+class Registered:
+    tournament_id: str
+    player_id: str
+    entry: str
+    registered: int
+
+
+async def register(
+    director: Director, tournament_id: str, request: RegistrationRequest, client_key: str | None
+) -> Registered:
+    db = director.runtime.db
+    async with db.transaction() as session:
+        tournament = await _tournament(session, tournament_id)
+        previous = await tournaments.registration(session, tournament_id, request.player_id)
+    if previous is not None and previous.status is RegistrationStatus.PAYING:
+        return await _finish_paying(director, tournament, previous)  # the same registration, asked again
+    if previous is not None and previous.status is RegistrationStatus.REGISTERED:
+        paid = await step_by_key(director, _payment_key(previous))
+        if client_key is not None and paid is not None and paid.client_key == client_key:
+            return await _registered(director, tournament_id, request.player_id)  # a retry of the request
+        raise Conflict("already_registered", "The player is registered for this tournament.")
+    if tournament.status is not Status.REGISTERING:
+        raise Conflict("registration_closed", f"Registration is not open: the tournament is {tournament.status.value}.")
+    await _check_eligible(director, tournament, request.player_id)
+    await _open_account(director, tournament, request)
+    async with db.transaction() as session:
+        step_id = await _hold_seat(director, session, tournament_id, request, client_key)
+    if step_id is not None:
+        raise_unless_done(await drive(director, step_id))
+    return await _registered(director, tournament_id, request.player_id)
+
+
+async def _tournament(session: AsyncSession, tournament_id: str) -> TournamentRecord:
+    tournament = await tournaments.get(session, tournament_id)
+    if tournament is None:
+        raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")
+    return tournament
+
+
+async def _check_eligible(director: Director, tournament: TournamentRecord, player_id: str) -> None:
+    restrictions = tournament.definition.access
+    invited = player_id in tournament.invited_player_ids
+    try:
+        verdict = await director.rating.eligibility(player_id, tournament.tournament_id, restrictions, invited)
+    except ServiceUnavailable:
+        raise Unavailable("rating_unavailable", "Eligibility cannot be checked now; try again.") from None
+    if not verdict.eligible:
+        raise Forbidden(
+            "not_eligible",
+            f"The player may not enter this tournament: {verdict.reason}.",
+            reason=verdict.reason,
+            tier=verdict.tier,
+        )
+
+
+async def _open_account(director: Director, tournament: TournamentRecord, request: RegistrationRequest) -> None:
+    try:
+        answer = await director.wallet.open_account(request.player_id, request.concessionaire_id, tournament.currency)
+    except ServiceUnavailable:
+        raise Unavailable("wallet_unavailable", "The wallet cannot be reached; try again.") from None
+    if not answer.ok:
+        raise refusal(answer)
+
+
+async def _hold_seat(
+    director: Director, session: AsyncSession, tournament_id: str, request: RegistrationRequest, client_key: str | None
+) -> int | None:
+    """Hold a seat and record the payment; None when there is nothing to pay (a freeroll: registered now)."""
+    tournament = await tournaments.get(session, tournament_id, lock=True)
+    assert tournament is not None
+    if tournament.status is not Status.REGISTERING:
+        raise Conflict("registration_closed", f"Registration is not open: the tournament is {tournament.status.value}.")
+    previous = await tournaments.registration(session, tournament_id, request.player_id)
+    if previous is not None and previous.status in HOLDING_A_SEAT:
+        raise Conflict("already_registered", "The player is registered for this tournament.")
+    definition = tournament.definition
+    if await tournaments.seats_taken(session, tournament_id) >= definition.max_players:
+        raise Conflict("tournament_full", "Every seat is taken.", max_players=definition.max_players)
+    attempt = 1 if previous is None else previous.attempt + 1
+    now = director.now()
+    price = definition.buy_in
+    entry, ticket_code, status = "buy_in", None, RegistrationStatus.PAYING
+    if definition.freeroll is not None:
+        entry, status, price = "freeroll", RegistrationStatus.REGISTERED, definition.entry_price
+    elif request.entry == "ticket":
+        if not request.ticket_code:
+            raise ProblemError("ticket_code_missing", "A ticket entry names its ticket_code.", status=422)
+        ticket = await ticket_service.usable(session, request.ticket_code, request.player_id, tournament)
+        await tickets.use(session, ticket.code, tournament_id, now)
+        entry, ticket_code = "ticket", ticket.code
+        if ticket.source_tournament_id == tournament_id:
+            status = RegistrationStatus.REGISTERED  # given back here earlier: its value never left this escrow
+    registration = Registration(
+        tournament_id=tournament_id,
+        player_id=request.player_id,
+        concessionaire_id=request.concessionaire_id,
+        entry=entry,
+        ticket_code=ticket_code,
+        status=status,
+        attempt=attempt,
+        prize_part_cents=price.prize_part_cents,
+        fee_cents=price.fee_cents,
+        registered_at=now,
+    )
+    await tournaments.put_registration(session, registration)
+    if status is RegistrationStatus.REGISTERED:
+        await _announce(director, session, tournament, registration)
+        return None
+    return await _record_payment(director, session, tournament, registration, client_key)
+
+
+async def _record_payment(
+    director: Director,
+    session: AsyncSession,
+    tournament: TournamentRecord,
+    registration: Registration,
+    client_key: str | None,
+) -> int:
+    t, player = tournament.tournament_id, registration.player_id
+    if registration.entry == "ticket":
+        assert registration.ticket_code is not None
+        ticket = await tickets.get(session, registration.ticket_code)
+        assert ticket is not None
+        kind = "ticket_entry"
+        request = wallet_requests.ticket_entry(
+            t, player, tournament.currency, ticket.source_tournament_id, ticket.prize_part_cents
+        )
+    else:
+        price = tournament.definition.buy_in
+        contribution = sum(jackpots.contributions(tournament, price, director.settings.tax_rate_bps).values())
+        kind = "buy_in"
+        request = wallet_requests.paid_entry(
+            t, "buy_in", player, tournament.currency, price.prize_part_cents, price.fee_cents, contribution
+        )
+    return await money_steps.record(
+        session,
+        tournament_id=t,
+        player_id=player,
+        kind=kind,
+        key=_payment_key(registration),
+        request=request,
+        now=director.now(),
+        client_key=client_key,
+    )
+
+
+async def _finish_paying(director: Director, tournament: TournamentRecord, registration: Registration) -> Registered:
+    step = await step_by_key(director, _payment_key(registration))
+    assert step is not None, f"{registration} is paying without a money step"
+    raise_unless_done(await drive(director, step.step_id))
+    return await _registered(director, tournament.tournament_id, registration.player_id)
+
+
+async def _registered(director: Director, tournament_id: str, player_id: str) -> Registered:
+    async with director.runtime.db.transaction() as session:
+        registration = await tournaments.registration(session, tournament_id, player_id)
+        count = await tournaments.registered_count(session, tournament_id)
+    assert registration is not None
+    if registration.status is not RegistrationStatus.REGISTERED:
+        raise Conflict(
+            "registration_closed", "The tournament started before the payment was confirmed; it is refunded."
+        )
+    return Registered(tournament_id, player_id, registration.entry, count)
+
+
+async def _announce(
+    director: Director, session: AsyncSession, tournament: TournamentRecord, registration: Registration
+) -> None:
+    count = await tournaments.registered_count(session, tournament.tournament_id)
+    registered = events.PlayerRegistered(
+        tournament_id=tournament.tournament_id,
+        player_id=registration.player_id,
+        entry=registration.entry,
+        registered=count,
+    )
+    await director.runtime.outbox.add(session, registered)
+    await lifecycle.start_if_full(director, session, tournament)
+
+
+async def on_entry_paid(director: Director, session: AsyncSession, step: MoneyStep, answer: Answer) -> None:
+    """Completion of `buy_in` and `ticket_entry` steps."""
+    assert step.player_id is not None
+    t = step.tournament_id
+    tournament = await tournaments.get(session, t, lock=True)
+    registration = await tournaments.registration(session, t, step.player_id)
+    assert tournament is not None and registration is not None
+    if not answer.ok:
+        await tournaments.set_registration_status(session, t, step.player_id, RegistrationStatus.FAILED)
+        if registration.ticket_code is not None:
+            await tickets.use(session, registration.ticket_code, None, None)
+        return
+    if step.kind == "buy_in":
+        price = tournament.definition.buy_in
+        amounts = jackpots.contributions(tournament, price, director.settings.tax_rate_bps)
+        await jackpots.credit(session, tournament, registration.concessionaire_id, amounts)
+    if tournament.status is not Status.REGISTERING or registration.status is not RegistrationStatus.PAYING:
+        await give_back(director, session, tournament, registration, kind="late_refund")
+        return
+    await tournaments.set_registration_status(session, t, step.player_id, RegistrationStatus.REGISTERED)
+    await _announce(director, session, tournament, registration)
+
+
+async def unregister(director: Director, principal: Principal, tournament_id: str, player_id: str) -> int:
+    """The player leaves before the start; returns the cash refunded (0 for a ticket or a freeroll)."""
+    async with director.runtime.db.transaction() as session:
+        tournament = await tournaments.get(session, tournament_id, lock=True)
+        if tournament is None:
+            raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")
+        registration = await tournaments.registration(session, tournament_id, player_id)
+        if registration is None or registration.status in (RegistrationStatus.FAILED, RegistrationStatus.FORFEITED):
+            raise NotFound("not_registered", "The player is not registered for this tournament.")
+        principal.require_player_scope(player_id, registration.concessionaire_id)
+        if registration.status is RegistrationStatus.PAYING:
+            raise Conflict("payment_in_progress", "The registration's payment is still being confirmed.")
+        step_id = None
+        if registration.status is RegistrationStatus.REGISTERED:
+            if tournament.status not in OPEN:
+                raise Conflict("already_started", f"The tournament is {tournament.status.value}: too late to leave.")
+            step_id = await give_back(director, session, tournament, registration, kind="unregister_refund")
+    if registration.status is RegistrationStatus.REFUNDING:
+        refund = await step_by_key(director, _refund_key(registration))
+        step_id = None if refund is None else refund.step_id
+    if step_id is not None:
+        raise_unless_done(await drive(director, step_id))
+    return registration.prize_part_cents + registration.fee_cents if registration.entry == "buy_in" else 0
+
+
+async def give_back(
+    director: Director,
+    session: AsyncSession,
+    tournament: TournamentRecord,
+    registration: Registration,
+    *,
+    kind: str,
+) -> int | None:
+    """The entry back as it was paid; `kind` says why (`REFUND_REASONS`). Returns the refund's money step, or
+    None when nothing goes through the wallet (a ticket comes back as a fresh one; a freeroll cost nothing)."""
+    t, player = tournament.tournament_id, registration.player_id
+    if registration.entry == "buy_in":
+        await tournaments.set_registration_status(session, t, player, RegistrationStatus.REFUNDING)
+        request = wallet_requests.refunds(
+            t, tournament.currency, [(player, registration.prize_part_cents, registration.fee_cents)]
+        )
+        step_id = await money_steps.record(
+            session,
+            tournament_id=t,
+            player_id=player,
+            kind=kind,
+            key=_refund_key(registration),
+            request=request,
+            now=director.now(),
+        )
+        if kind != "unregister_refund":
+            director.wake_money_worker_after_commit(session)
+        return step_id
+    if registration.entry == "ticket":
+        await ticket_service.issue(
+            director,
+            session,
+            player_id=player,
+            source=tournament,
+            prize_part_cents=registration.prize_part_cents,
+            fee_cents=registration.fee_cents,
+            reason="unregistration",
+        )
+    await _unregistered(director, session, t, player, 0, REFUND_REASONS[kind])
+    return None
+
+
+async def on_refunded(director: Director, session: AsyncSession, step: MoneyStep, answer: Answer) -> None:
+    """Completion of the refund steps of `give_back`."""
+    assert step.player_id is not None
+    if not answer.ok:
+        return  # logged by the money worker: a refund out of the escrow is never expected to be refused
+    refunded = sum(item["prize_part"] + item["fee"] for item in step.request.body["refunds"])
+    await _unregistered(director, session, step.tournament_id, step.player_id, refunded, REFUND_REASONS[step.kind])
+
+
+async def forfeit(
+    director: Director, session: AsyncSession, tournament: TournamentRecord, registration: Registration
+) -> None:
+    """P-12.5: removed by a sanction whose entry is forfeit: nothing comes back."""
+    t, player = tournament.tournament_id, registration.player_id
+    await tournaments.set_registration_status(session, t, player, RegistrationStatus.FORFEITED)
+    count = await tournaments.registered_count(session, t)
+    left = events.PlayerUnregistered(
+        tournament_id=t, player_id=player, refunded_cents=0, registered=count, reason="sanction", forfeited=True
+    )
+    await director.runtime.outbox.add(session, left)
+
+
+async def _unregistered(
+    director: Director, session: AsyncSession, tournament_id: str, player_id: str, refunded: int, reason: str
+) -> None:
+    await tournaments.set_registration_status(session, tournament_id, player_id, RegistrationStatus.UNREGISTERED)
+    count = await tournaments.registered_count(session, tournament_id)
+    left = events.PlayerUnregistered(
+        tournament_id=tournament_id,
+        player_id=player_id,
+        refunded_cents=refunded,
+        registered=count,
+        reason=reason,
+    )
+    await director.runtime.outbox.add(session, left)
+
+
+def _payment_key(registration: Registration) -> str:
+    """The wallet key of a registration's payment: one per attempt, the same for every retry of it."""
+    what = "ticket" if registration.entry == "ticket" else "buy_in"
+    return f"{registration.tournament_id}:{what}:{registration.player_id}:{registration.attempt}"
+
+
+def _refund_key(registration: Registration) -> str:
+    return f"{registration.tournament_id}:refund:{registration.player_id}:{registration.attempt}"

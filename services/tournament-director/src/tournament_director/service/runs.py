@@ -1,0 +1,79 @@
+"""Calling a running tournament and carrying out what it says, in the caller's transaction.
+
+`act_on_run` loads the run (row locked: calls on one tournament never interleave), makes one call, and
+`carry_out` publishes its messages in order through the outbox — table commands to the shard that owns each
+table, tournament events to the exchange — records what the service must remember (rebuy offers, standings,
+the settlement of a finish, jackpot awards) and saves the new snapshot. All of it commits together, or none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tournament_director.adapters import offers, runs, tournaments
+from tournament_director.adapters.bus_messages import table_command, tournament_event
+from tournament_director.adapters.offers import RebuyOffer
+from tournament_director.adapters.tournaments import Standing, TournamentRecord
+from tournament_director.domain import run_messages
+from tournament_director.domain.run import TournamentRun
+from tournament_director.domain.run_messages import Message
+from tournament_director.service import jackpots, settlement
+from tournament_director.service.context import Director
+
+RunCall = Callable[[TournamentRun, datetime], Sequence[Message]]
+
+
+async def act_on_run(director: Director, session: AsyncSession, tournament_id: str, call: RunCall) -> bool:
+    """Make `call(run, now)` on the tournament's run and carry out its messages. False when there is no run in
+    play (not started, or over). A `RunError` from the call propagates, and nothing is saved."""
+    # Rows are always locked tournament first, then run: two transactions never wait for each other in a circle.
+    tournament = await tournaments.get(session, tournament_id, lock=True)
+    run = await runs.load(session, tournament_id, director.rng)
+    if tournament is None or run is None or run.is_over:
+        return False
+    # The run refuses time going back; clocks of different replicas may disagree by a little.
+    now = max(director.now(), run.now)
+    messages = call(run, now)
+    await carry_out(director, session, tournament, run, messages)
+    return True
+
+
+async def carry_out(
+    director: Director,
+    session: AsyncSession,
+    tournament: TournamentRecord,
+    run: TournamentRun,
+    messages: Sequence[Message],
+) -> None:
+    outbox = director.runtime.outbox
+    now = run.now
+    showdown_qualifiers: dict[tuple[str, str], list[str]] = {}
+    for message in messages:
+        if isinstance(message, run_messages.TableCommand):
+            command, routing_key = table_command(message, director.timers, director.settings.table_engine_shards)
+            await outbox.add(session, command, routing_key=routing_key)
+            continue
+        extra: dict[str, Any] = {}
+        match message:
+            case run_messages.RebuyOffered(player_id=player, table_id=table_id):
+                expires_at = now + director.rebuy_offer_time
+                await offers.put(session, RebuyOffer(tournament.tournament_id, player, table_id, expires_at))
+                extra["expires_at"] = expires_at.isoformat()
+            case run_messages.PlayerEliminated(player_id=player, position=position, prize_cents=prize):
+                await tournaments.put_standing(
+                    session, tournament.tournament_id, Standing(player, position, prize, False)
+                )
+            case run_messages.TournamentFinished():
+                extra["currency"] = tournament.currency
+            case run_messages.JackpotQualified(programme_id=programme, player_id=player, hand_id=hand_id):
+                showdown_qualifiers.setdefault((programme, hand_id), []).append(player)
+        await outbox.add(session, tournament_event(message, **extra), occurred_at=now)
+    for (programme_id, hand_id), players in showdown_qualifiers.items():
+        await jackpots.award(director, session, tournament, programme_id, players, reference=hand_id)
+    if run.outcome is not None and any(isinstance(message, run_messages.TournamentFinished) for message in messages):
+        await settlement.finished(director, session, tournament, run)
+    await runs.save(session, run, now)

@@ -1,0 +1,79 @@
+"""Assembling the director: its context, what each money step's answer does, the bus consumers and the
+background tasks."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import httpx
+from platform_kit.clock import Clock
+from platform_kit.events import rating as rating_bus
+from platform_kit.events import table as table_bus
+from platform_kit.runtime import ServiceRuntime
+
+from tournament_director.adapters.rating import RatingClient
+from tournament_director.adapters.wallet import WalletClient
+from tournament_director.service import money, purchases, registration, settlement
+from tournament_director.service.clock import run_clock
+from tournament_director.service.context import Director, Metrics
+from tournament_director.service.sanctions import Sanctions
+from tournament_director.service.table_events import TableEvents
+from tournament_director.settings import Settings
+
+
+def build(
+    runtime: ServiceRuntime,
+    settings: Settings,
+    clock: Clock,
+    rng: random.Random,
+    *,
+    wallet_transport: httpx.AsyncBaseTransport | None = None,
+    rating_transport: httpx.AsyncBaseTransport | None = None,
+) -> Director:
+    timeout = settings.wallet_timeout_seconds
+    director = Director(
+        runtime=runtime,
+        settings=settings,
+        clock=clock,
+        rng=rng,
+        wallet=WalletClient(settings.wallet_url, settings.internal_token, timeout=timeout, transport=wallet_transport),
+        rating=RatingClient(settings.rating_url, settings.internal_token, timeout=timeout, transport=rating_transport),
+        metrics=Metrics.build(runtime),
+    )
+    _register_completions(director)
+    _subscribe(director)
+    runtime.in_background(lambda: money.run_worker(director))
+    runtime.in_background(lambda: run_clock(director))
+    runtime.in_background(lambda: _close_clients_at_stop(director))
+    return director
+
+
+def _register_completions(director: Director) -> None:
+    completions = director.completions
+    for kind in ("buy_in", "ticket_entry"):
+        completions[kind] = registration.on_entry_paid
+    for kind in registration.REFUND_REASONS:
+        completions[kind] = registration.on_refunded
+    for kind in ("rebuy", "addon"):
+        completions[kind] = purchases.on_paid
+    completions["purchase_refund"] = purchases.on_refunded
+    for kind in settlement.SETTLEMENT_KINDS:
+        completions[kind] = settlement.on_step_answered
+
+
+def _subscribe(director: Director) -> None:
+    runtime = director.runtime
+    tables = TableEvents(director)
+    runtime.on(table_bus.HandCompleted.TYPE, tables.hand_completed)
+    runtime.on(table_bus.HandVoided.TYPE, tables.hand_voided)
+    runtime.on(table_bus.CommandRejected.TYPE, tables.command_rejected)
+    runtime.on(rating_bus.SanctionDecided.TYPE, Sanctions(director).decided)
+
+
+async def _close_clients_at_stop(director: Director) -> None:
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await director.wallet.close()
+        await director.rating.close()
