@@ -38,7 +38,7 @@ async def test_failing_handler_is_retried_then_dead_lettered() -> None:
     await bus.publish(envelope)
     await eventually(lambda: _true(bool(bus.dead_letters("q"))))
     assert seen == [envelope.id] * 4
-    assert bus.dead_letters("q") == [envelope]
+    assert [dead.id for dead in bus.dead_letters("q")] == [envelope.id]
     await bus.close()
 
 
@@ -94,5 +94,44 @@ async def test_runtime_routes_private_events_and_commands_to_their_handlers(tmp_
     await eventually(lambda: _true(len(seen) == 2))
     await bus.drain()
     assert sorted(seen) == ["command", "private"]
+    await runtime.stop()
+    await bus.close()
+
+
+async def test_one_handler_bound_by_two_patterns_gets_a_message_once_and_public_patterns_skip_private_ones(
+    tmp_path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A fan-out consumer bound to `test.#` and `private.test.#` (as the gateway binds `table.#` and
+    `private.table.#`) receives each message once; a handler bound only to `test.#` never sees a private one."""
+    from messaging_fixture import create_schema, metadata
+    from platform_kit.runtime import ServiceRuntime
+    from platform_kit.settings import ServiceSettings
+
+    bus = InMemoryBus()
+    settings = ServiceSettings(
+        service_name="fan", database_url=f"sqlite+aiosqlite:///{tmp_path}/f.db", migrate_on_start=False
+    )
+    runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=tmp_path, bus=bus)
+    await create_schema(runtime.db)
+    both: list[str] = []
+    public_only: list[str] = []
+
+    async def record_both(envelope: Envelope) -> None:
+        both.append(envelope.payload["account"])
+
+    async def record_public(envelope: Envelope) -> None:
+        public_only.append(envelope.payload["account"])
+
+    runtime.on_each_instance("test.#", record_both)
+    runtime.on_each_instance("private.test.#", record_both)
+    runtime.on_each_instance("test.#", record_public)
+    await runtime.start()
+    async with runtime.db.transaction() as session:
+        await runtime.outbox.add(session, CreditGranted(account="secret", amount=1), private=True)
+        await runtime.outbox.add(session, CreditGranted(account="open", amount=1))
+    await eventually(lambda: _true(len(both) == 2))
+    await bus.drain()
+    assert sorted(both) == ["open", "secret"]
+    assert public_only == ["open"]
     await runtime.stop()
     await bus.close()

@@ -10,6 +10,7 @@ from platform_kit.migrations import upgrade_to_head
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from fake_services import FakeServices
 from gateway_test_support import MIGRATIONS, Driver, fast_settings, running
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -36,6 +37,12 @@ def clock() -> FrozenClock:
 
 
 @pytest.fixture
-async def driver(database_url: str, clock: FrozenClock) -> AsyncIterator[Driver]:
-    async with running(fast_settings(database_url, migrate_on_start=False), clock) as started:
+def services() -> FakeServices:
+    return FakeServices()
+
+
+@pytest.fixture
+async def driver(database_url: str, clock: FrozenClock, services: FakeServices) -> AsyncIterator[Driver]:
+    settings = fast_settings(database_url, migrate_on_start=False)
+    async with running(settings, clock, services.transport()) as started:
         yield started

@@ -23,7 +23,7 @@ PASSWORD = "long enough password"
 
 
 def fast_settings(database_url: str, **overrides: Any) -> Settings:
-    """Cheap password hashing and generous rate limits unless a test asks otherwise."""
+    """Cheap password hashing and generous rate limits unless a test asks otherwise; no demo bots or credit."""
     values: dict[str, Any] = {
         "database_url": database_url,
         "admin_email": ADMIN_EMAIL,
@@ -34,6 +34,8 @@ def fast_settings(database_url: str, **overrides: Any) -> Settings:
         "rate_limit_burst": 1000,
         "anonymous_rate_limit_per_second": 1000.0,
         "anonymous_rate_limit_burst": 1000,
+        "demo_bots": False,
+        "demo_welcome_credit_cents": 0,
         **overrides,
     }
     return Settings.model_validate(values)
@@ -62,8 +64,10 @@ class Driver:
         json: Any = None,
         params: Any = None,
         expect: int | None = None,
+        key: str | None = None,
     ) -> httpx.Response:
-        headers = {}
+        """`key`: the Idempotency-Key of a money move."""
+        headers = {"Idempotency-Key": key} if key else {}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         if api_key:
@@ -130,9 +134,12 @@ class Driver:
 
 
 @asynccontextmanager
-async def running(settings: Settings, clock: FrozenClock) -> AsyncIterator[Driver]:
+async def running(
+    settings: Settings, clock: FrozenClock, services: httpx.AsyncBaseTransport | None = None
+) -> AsyncIterator[Driver]:
+    """`services`: the other services' fakes (`FakeServices().transport()`); without it they are unreachable."""
     bus = InMemoryBus()
-    app = create_app(settings, bus=bus, clock=clock)
+    app = create_app(settings, bus=bus, clock=clock, services_transport=services)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:

@@ -94,6 +94,16 @@ def test_p13_4_table_channels_travel_on_table_sockets_everything_else_on_lobby_s
         assert Channel.parse(name).socket is SocketKind.LOBBY
     assert Channel.parse("table:42") == Channel(ChannelKind.TABLE, "42")
     assert Channel.parse("table:42").name == "table:42"
-    for bad in ("casino", "lobby:1", "table:", "table:a b", "table:" + "x" * 65):
+    assert Channel.parse("table:t-5441eccf8dd301a6/1/1").entity_id == "t-5441eccf8dd301a6/1/1"  # the director's ids
+    for bad in (
+        "casino",
+        "lobby:1",
+        "table:",
+        "table:a b",
+        "table:/x",
+        "table:a/../b",
+        "table:a:b",
+        "table:" + "x" * 65,
+    ):
         with pytest.raises(ValueError):
             Channel.parse(bad)

@@ -100,6 +100,22 @@ async def test_p1_4_private_messages_reach_only_their_players_connections() -> N
     assert messages(admin) == [(3, {"board": ["Kd", "Qs", "Jh"]})]  # staff never see hole cards
 
 
+async def test_p1_4_a_late_arrival_asks_for_the_tables_history_and_sees_only_its_own_cards() -> None:
+    hub = new_hub(replay_capacity=3)
+    hub.publish("table:7", {"hand": "started"})
+    hub.publish("table:7", {"cards": "Bob's"}, only_player="bob")
+    hub.publish("table:7", {"cards": "Alice's"}, only_player="alice")
+    hub.publish("table:7", {"turn": "alice"})
+    late = hub.connect(ALICE, SocketKind.TABLE)
+    await hub.subscribe(late, "table:7", history=True)
+    # What the buffer still keeps (3 messages here), without Bob's cards; then the live stream.
+    hub.publish("table:7", {"n": 5})
+    assert messages(late) == [(3, {"cards": "Alice's"}), (4, {"turn": "alice"}), (5, {"n": 5})]
+    plain = hub.connect(BOB, SocketKind.TABLE)
+    await hub.subscribe(plain, "table:7")
+    assert messages(plain) == []
+
+
 async def test_p13_4_table_channels_only_on_table_sockets_and_lobby_channels_only_on_lobby_sockets() -> None:
     hub = new_hub()
     lobby, table = hub.connect(ALICE, SocketKind.LOBBY), hub.connect(ALICE, SocketKind.TABLE)

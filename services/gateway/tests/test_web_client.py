@@ -9,12 +9,15 @@ async def test_the_shell_and_its_assets_are_served_at_the_root(driver: Driver) -
     page = await driver.call("GET", "/", expect=200)
     assert page.headers["content-type"].startswith("text/html")
     assert 'name="viewport"' in page.text  # laid out for phones as well as desktops
+    scripts = ""
     for asset in re.findall(r'(?:src|href)="([a-z]+\.(?:js|css))"', page.text):
-        await driver.call("GET", f"/{asset}", expect=200)
-    script = (await driver.call("GET", "/app.js", expect=200)).text
+        served = await driver.call("GET", f"/{asset}", expect=200)
+        scripts += served.text if asset.endswith(".js") else ""
     # Game terms in English with the Italian original beside them; pages are added through the hash router.
-    assert '["Lobby", "Sala"]' in script and '["Chips", "Fiches"]' in script
-    assert 'page("#/lobby"' in script and "socket=${this.kind}" in script
+    assert '["Lobby", "Sala"]' in scripts and '["Chips", "Fiches"]' in scripts
+    for hash_route in ("#/lobby", "#/tournament/:id", "#/table/:id", "#/table/:id/hands", "#/draw/:id", "#/account"):
+        assert f'page("{hash_route}"' in scripts, hash_route
+    assert "socket=${this.kind}" in scripts
 
 
 async def test_the_api_and_operations_routes_win_over_the_static_files(driver: Driver) -> None:

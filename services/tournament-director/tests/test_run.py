@@ -509,7 +509,7 @@ def test_a_fact_the_run_did_not_ask_for_is_refused() -> None:
     fact = dealer.fact(table)
     with pytest.raises(RunError, match="not open"):
         dealer.run.on_hand_completed(
-            HandCompleted("t/1/9", fact.hand_id, fact.hand_no, fact.button_seat, fact.results), NOW
+            HandCompleted("t.1.9", fact.hand_id, fact.hand_no, fact.button_seat, fact.results), NOW
         )
     with pytest.raises(RunError, match="do not add up"):
         first = fact.results[0]

@@ -59,9 +59,9 @@ def _to_bus(value: object) -> object:
 
 
 def test_run_messages_validate_as_bus_payloads() -> None:
-    opened = run.OpenTable("t/1/1", "t", 9, BettingStructure.NO_LIMIT, (run.SeatedPlayer(1, "a", 3_000),))
+    opened = run.OpenTable("t.1.1", "t", 9, BettingStructure.NO_LIMIT, (run.SeatedPlayer(1, "a", 3_000),))
     bus_table.OpenTable.model_validate(_to_bus(opened))
-    start = run.StartHand("t/1/1", 1, run.Level(10, 20))
+    start = run.StartHand("t.1.1", 1, run.Level(10, 20))
     bus_table.StartHand.model_validate(_to_bus(start))
     level = run.LevelChanged("t", 2, 15, 30, 0, datetime(2025, 1, 1, tzinfo=UTC))
     bus_tournament.LevelChanged.model_validate(_to_bus(level))

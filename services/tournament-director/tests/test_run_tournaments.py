@@ -119,7 +119,7 @@ def test_p6_4_a_large_shootout_regroups_its_winners_onto_several_fresh_tables() 
     phases = of_type(messages, ShootoutPhaseStarted)
     assert [phase.phase for phase in phases] == list(range(2, len(phases) + 2))
     assert len(phases[0].tables) > 1  # 11 table winners of phase 1 need two tables of nine
-    assert all(table.startswith("sim-24/2/") for table in phases[0].tables)
+    assert all(table.startswith("sim-24.2.") for table in phases[0].tables)
     assert all(report.checks.values())
 
 

@@ -7,6 +7,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Gauge
 from sqlalchemy import MetaData
@@ -148,15 +149,13 @@ class ServiceRuntime:
             log.warning("could not read the outbox backlog", exc_info=True)
 
     async def _broadcast_dispatcher(self, envelope: Envelope) -> None:
-        for pattern, handler in self._broadcasts:
-            if _matches(pattern, envelope):
-                await handler(envelope)
+        for handler in _handlers_for(self._broadcasts, envelope):
+            await handler(envelope)
 
     def _dispatcher(self, subscription: _Subscription) -> SessionHandler:
         async def dispatch(session: AsyncSession, envelope: Envelope) -> None:
-            for pattern, handler in subscription.routes:
-                if _matches(pattern, envelope, subscription.queue):
-                    await handler(session, envelope)
+            for handler in _handlers_for(subscription.routes, envelope, subscription.queue):
+                await handler(session, envelope)
             self._events_applied.labels(envelope.type).inc()
 
         return dispatch
@@ -173,10 +172,25 @@ class ServiceRuntime:
                 await asyncio.sleep(1)
 
 
+H = TypeVar("H")
+
+
+def _handlers_for(routes: list[tuple[str, H]], envelope: Envelope, queue: str | None = None) -> list[H]:
+    """Each handler whose pattern matches the message, once, even when several of its patterns match."""
+    chosen: list[H] = []
+    for pattern, handler in routes:
+        if _matches(pattern, envelope, queue) and handler not in chosen:
+            chosen.append(handler)
+    return chosen
+
+
 def _matches(pattern: str, envelope: Envelope, queue: str | None = None) -> bool:
-    """Whether a message bound by `pattern` is this envelope. The routing key is not kept in the envelope, but
-    it is always one of: the event type; `private.<type>` for a private event; `<queue>.<type>` for a command
-    addressed to a queue (e.g. `table-engine.shard-0.table.next_hand`)."""
+    """Whether a message bound by `pattern` is this envelope, judged on the routing key it was delivered with.
+
+    Without one (a message handed over directly), the key is inferred: the event type; `private.<type>` for a
+    private event; `<queue>.<type>` for a command addressed to a queue."""
+    if envelope.routing_key is not None:
+        return topic_matches(pattern, envelope.routing_key)
     keys = [envelope.type, PRIVATE_PREFIX + envelope.type]
     if queue is not None:
         keys.append(f"{queue}.{envelope.type}")

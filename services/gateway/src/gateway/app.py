@@ -4,11 +4,13 @@ and the web client at `/`."""
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 
+import httpx
 from fastapi import FastAPI
 from platform_kit.app import create_service_app
 from platform_kit.bus import Transport
@@ -25,14 +27,22 @@ from gateway.api.problems import install_problem_handlers
 from gateway.api.routes import document_access
 from gateway.api.v1.router import router as api_v1
 from gateway.api.web import mount_web_client
+from gateway.bots.crew import BotCrew
 from gateway.domain.identity import normalize_email
 from gateway.domain.rate_limit import BucketPolicy
 from gateway.service.components import GatewayComponents
 from gateway.service.context import GatewayContext
+from gateway.service.demo_credit import REGISTERED as CREDIT_ON
+from gateway.service.demo_credit import DemoCredit
+from gateway.service.fanout import PATTERNS as FANOUT_PATTERNS
+from gateway.service.fanout import StreamFanout
+from gateway.service.house_bots import REGISTERED as BOTS_ON
+from gateway.service.house_bots import HouseBots
 from gateway.service.hub import CloseCode, Hub
 from gateway.service.rate_limiter import RateLimiter
 from gateway.service.sanctions import DECIDED, LIFTED, SanctionConsumer
 from gateway.service.table_presence import TablePresenceReporter
+from gateway.service.wallet_accounts import WalletAccounts
 from gateway.settings import DEV_ADMIN_PASSWORD, DEV_JWT_SECRET, Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -45,8 +55,10 @@ def create_app(
     bus: Transport | None = None,
     clock: Clock | None = None,
     random_bytes: Callable[[int], bytes] | None = None,
+    services_transport: httpx.AsyncBaseTransport | None = None,
 ) -> FastAPI:
-    """`clock` and `random_bytes` default to the system's (tests inject frozen and seeded ones)."""
+    """`clock` and `random_bytes` default to the system's (tests inject frozen and seeded ones);
+    `services_transport` replaces the network to the other services (tests and benchmarks serve fakes)."""
     settings = settings or Settings()
     clock = clock or SystemClock()
     runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
@@ -74,13 +86,15 @@ def create_app(
         authenticated=BucketPolicy(settings.rate_limit_per_second, settings.rate_limit_burst),
         anonymous=BucketPolicy(settings.anonymous_rate_limit_per_second, settings.anonymous_rate_limit_burst),
     )
+    clients = PlatformClients.from_settings(settings, services_transport)
     components = GatewayComponents.build(
         context,
         rate_limiter,
         hub,
-        PlatformClients.from_settings(settings),
+        clients,
         heartbeat=settings.ws_heartbeat_seconds,
         heartbeat_timeout=settings.ws_heartbeat_timeout_seconds,
+        table_engine_shards=settings.table_engine_shards,
     )
     sanctions = SanctionConsumer(
         clock, on_ban=lambda player_id: hub.kick_player(player_id, CloseCode.FORBIDDEN, "player_banned")
@@ -90,6 +104,10 @@ def create_app(
     runtime.in_background(presence.run)
     runtime.on(DECIDED, sanctions.decided)
     runtime.on(LIFTED, sanctions.lifted)
+    fanout = StreamFanout(hub)
+    for pattern in FANOUT_PATTERNS:
+        runtime.on_each_instance(pattern, fanout)
+    _wire_demo(runtime, settings, clients)
     Gauge("gateway_websocket_connections", "Open WebSocket connections", registry=runtime.registry).set_function(
         lambda: hub.connection_count
     )
@@ -106,6 +124,23 @@ def create_app(
     _bootstrap_at_start(app, components, settings)
     mount_web_client(app)
     return app
+
+
+def _wire_demo(runtime: ServiceRuntime, settings: Settings, clients: PlatformClients) -> None:
+    """The demo concessionaire's welcome credit and the house bots, when they are on."""
+    if settings.demo_concessionaire and settings.demo_welcome_credit_cents:
+        credit = DemoCredit(
+            runtime.db,
+            WalletAccounts(clients.wallet),
+            amount=settings.demo_welcome_credit_cents,
+            currency=settings.demo_currency,
+        )
+        runtime.on(CREDIT_ON, credit.registered)
+        runtime.in_background(credit.run)
+    if settings.house_bots:
+        bots = HouseBots(clients.tournament_director, BotCrew(settings.gateway_url, random.Random()))
+        runtime.on(BOTS_ON, bots.registered)
+        runtime.in_background(bots.run)
 
 
 def _bootstrap_at_start(app: FastAPI, components: GatewayComponents, settings: Settings) -> None:

@@ -29,6 +29,18 @@ class Settings(ServiceSettings):
     demo_concessionaire: bool = Field(
         True, description="Create the concessionaire `demo` at start-up, so players can sign up at once."
     )
+    demo_welcome_credit_cents: int = Field(
+        10_000,
+        ge=0,
+        description="Play money the demo concessionaire's cashier pays in for each new player of `demo`, so a "
+        "newcomer can buy in at once (only while GATEWAY_DEMO_CONCESSIONAIRE is on; 0: none).",
+    )
+    demo_currency: str = Field("EUR", pattern=r"^[A-Z]{3}$", description="Currency of the demo welcome credit.")
+    demo_bots: bool | None = Field(
+        None,
+        description="House bots fill a sit'n'go as soon as a player registers for it (demo). Unset: on in "
+        "standalone mode (in-memory bus), off otherwise.",
+    )
     password_hash_time_cost: int = Field(3, ge=1, description="argon2id iterations.")
     password_hash_memory_kib: int = Field(65536, ge=8, description="argon2id memory per hash, in KiB.")
     rate_limit_per_second: float = Field(
@@ -49,3 +61,9 @@ class Settings(ServiceSettings):
     ws_send_queue: int = Field(
         1000, ge=1, description="Messages waiting for one slow WebSocket client before it is disconnected."
     )
+
+    @property
+    def house_bots(self) -> bool:
+        if self.demo_bots is not None:
+            return self.demo_bots
+        return self.bus_url.startswith("memory:")

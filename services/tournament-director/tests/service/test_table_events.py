@@ -25,7 +25,7 @@ def test_p10_hand_in_progress_is_the_start_hand_to_deal_again_until_the_hand_com
     [deal] = [message for message in messages if isinstance(message, run.StartHand)]
 
     assert started.hand_in_progress(deal.table_id) == deal
-    assert started.hand_in_progress("t/1/9") is None and started.hand_in_progress("other") is None
+    assert started.hand_in_progress("t.1.9") is None and started.hand_in_progress("other") is None
     [opened] = [message for message in messages if isinstance(message, run.OpenTable)]
     seats = {seated.player_id: seated.seat for seated in opened.seats}
     fact = run.HandCompleted(

@@ -25,6 +25,9 @@ class Envelope(BaseModel):
     trace_context: dict[str, str] = Field(
         default_factory=dict, description="W3C trace context (traceparent) of the span that produced it."
     )
+    routing_key: str | None = Field(
+        None, exclude=True, description="Delivery metadata, set by the transport on receipt; never serialised."
+    )
 
     @classmethod
     def wrap(
@@ -56,5 +59,9 @@ class Envelope(BaseModel):
         return self.model_dump_json().encode()
 
     @classmethod
-    def from_bytes(cls, body: bytes) -> Envelope:
-        return cls.model_validate_json(body)
+    def from_bytes(cls, body: bytes, routing_key: str | None = None) -> Envelope:
+        envelope = cls.model_validate_json(body)
+        return envelope.model_copy(update={"routing_key": routing_key}) if routing_key else envelope
+
+    def delivered_as(self, routing_key: str) -> Envelope:
+        return self.model_copy(update={"routing_key": routing_key})

@@ -48,7 +48,7 @@ class InMemoryBus:
         self.published.append((key, envelope))
         for queue in self._queues.values():
             if any(topic_matches(p, key) for p in queue.patterns):
-                queue.pending.put_nowait(envelope)
+                queue.pending.put_nowait(envelope.delivered_as(key))
 
     async def subscribe(
         self,

@@ -114,7 +114,7 @@ class RabbitBus:
 
         async def handle(message: AbstractIncomingMessage) -> None:
             try:
-                envelope = Envelope.from_bytes(message.body)
+                envelope = Envelope.from_bytes(message.body, message.routing_key)
             except ValueError:
                 log.error("unreadable message dead-lettered", extra={"queue": queue})
                 await message.reject(requeue=False)
@@ -140,7 +140,7 @@ class RabbitBus:
         async def on_message(message: AbstractIncomingMessage) -> None:
             async with in_order, message.process(ignore_processed=True):
                 try:
-                    await handler(Envelope.from_bytes(message.body))
+                    await handler(Envelope.from_bytes(message.body, message.routing_key))
                 except Exception:
                     log.exception("per-instance handler failed; message dropped", extra={"queue": queue})
 

@@ -12,6 +12,7 @@ the code a client sees is the one the owning service chose. Anything else that g
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -69,15 +70,20 @@ class ServiceClient:
         params: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
         principal: Principal | None = None,
+        headers: dict[str, str] | None = None,
     ) -> httpx.Response:
-        """The downstream answer when it succeeded (2xx/3xx); raises `DownstreamProblem` or a 502/504 problem."""
-        headers = {correlation.HEADER: correlation.current_or_new()}
+        """The downstream answer when it succeeded (2xx/3xx); raises `DownstreamProblem` or a 502/504 problem.
+        `headers` are added last (e.g. the `X-Concessionaire-Id` of the player an administrator acts on)."""
+        sent = {correlation.HEADER: correlation.current_or_new()}
         if idempotency_key is not None:
-            headers[IDEMPOTENCY_HEADER] = idempotency_key
+            sent[IDEMPOTENCY_HEADER] = idempotency_key
         if principal is not None:
-            headers.update(principal_headers(principal))
+            sent.update(principal_headers(principal))
+        sent.update(headers or {})
+        if params is not None:
+            params = {name: _query_value(value) for name, value in params.items() if value is not None}
         try:
-            response = await self._http.request(method, path, json=json, params=params, headers=headers)
+            response = await self._http.request(method, path, json=json, params=params, headers=sent)
         except httpx.TimeoutException:
             raise ProblemError(
                 "upstream_timeout", "A platform service did not answer in time.", status=504, service=self.base_url
@@ -92,6 +98,13 @@ class ServiceClient:
 
     async def aclose(self) -> None:
         await self._http.aclose()
+
+
+def _query_value(value: Any) -> Any:
+    """httpx sends strings, numbers and lists of them; instants go as ISO 8601."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value
 
 
 def _refusal(response: httpx.Response, service: str) -> Exception:
@@ -123,14 +136,17 @@ class PlatformClients:
     totalizator: ServiceClient
 
     @classmethod
-    def from_settings(cls, settings: ServiceSettings) -> PlatformClients:
+    def from_settings(
+        cls, settings: ServiceSettings, transport: httpx.AsyncBaseTransport | None = None
+    ) -> PlatformClients:
+        """`transport` replaces the network for every client (tests and benchmarks serve fakes through it)."""
         token = settings.internal_token
         return cls(
-            tournament_director=ServiceClient(settings.tournament_director_url, token),
-            table_engine=ServiceClient(settings.table_engine_url, token),
-            wallet=ServiceClient(settings.wallet_url, token),
-            rating=ServiceClient(settings.rating_url, token),
-            totalizator=ServiceClient(settings.totalizator_url, token),
+            tournament_director=ServiceClient(settings.tournament_director_url, token, transport=transport),
+            table_engine=ServiceClient(settings.table_engine_url, token, transport=transport),
+            wallet=ServiceClient(settings.wallet_url, token, transport=transport),
+            rating=ServiceClient(settings.rating_url, token, transport=transport),
+            totalizator=ServiceClient(settings.totalizator_url, token, transport=transport),
         )
 
     async def aclose(self) -> None:

@@ -7,6 +7,8 @@
 limit (per principal; per IP address when unauthenticated) and refuses other roles. `public()` declares an
 endpoint open to anyone (still rate-limited per IP). `allow(..., good_standing=True)` also refuses banned
 players (P-12.5), for the endpoints that register a player for something (tournaments, bets).
+`allow_on_player(*roles)` is the declaration of the routes under `/players/{player_id}`: it also resolves the
+player, answering 404 for one the caller may not see before any other refusal.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Request, Security
+from fastapi import Path, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from platform_kit.errors import Forbidden
 from starlette.requests import HTTPConnection
 
 from gateway.adapters.access_tokens import InvalidAccessToken
+from gateway.adapters.identity_store import PlayerRecord
 from gateway.domain.roles import Principal, Role
 from gateway.service.components import GatewayComponents
 from gateway.service.errors import RateLimited, Unauthenticated
@@ -93,6 +96,34 @@ async def _authenticate(
     return None
 
 
+async def _admitted(
+    components: GatewayComponents,
+    request: Request,
+    credentials: HTTPAuthorizationCredentials | None,
+    api_key: str | None,
+) -> Principal:
+    """The authenticated caller, after the rate limit; 401 without valid credentials."""
+    try:
+        principal = await _authenticate(components, credentials, api_key)
+    except Unauthenticated:
+        apply_rate_limit(components, request, None)  # failed attempts count against the address
+        raise
+    apply_rate_limit(components, request, principal)
+    if principal is None:
+        raise Unauthenticated("missing_credentials", "Log in first (bearer token) or send a partner API key.")
+    return principal
+
+
+async def _check_role_and_standing(
+    components: GatewayComponents, principal: Principal, policy: AccessPolicy, good_standing: bool
+) -> None:
+    if principal.role not in policy.roles:
+        raise Forbidden("role_not_allowed", f"This operation is for: {policy.describe()}.")
+    if good_standing and principal.role is Role.PLAYER:
+        async with components.context.db.sessions() as session:
+            await refuse_if_banned(session, principal.subject_id, components.context.clock.now())
+
+
 def allow(*roles: Role, good_standing: bool = False) -> Callable[..., Awaitable[Principal]]:
     if not roles:
         raise ValueError("name at least one role (or use public())")
@@ -104,20 +135,42 @@ def allow(*roles: Role, good_standing: bool = False) -> Callable[..., Awaitable[
         api_key: Annotated[str | None, Security(partner_key)],
     ) -> Principal:
         components = components_of(request)
-        try:
-            principal = await _authenticate(components, credentials, api_key)
-        except Unauthenticated:
-            apply_rate_limit(components, request, None)  # failed attempts count against the address
-            raise
-        apply_rate_limit(components, request, principal)
-        if principal is None:
-            raise Unauthenticated("missing_credentials", "Log in first (bearer token) or send a partner API key.")
-        if principal.role not in policy.roles:
-            raise Forbidden("role_not_allowed", f"This operation is for: {policy.describe()}.")
-        if good_standing and principal.role is Role.PLAYER:
-            async with components.context.db.sessions() as session:
-                await refuse_if_banned(session, principal.subject_id, components.context.clock.now())
+        principal = await _admitted(components, request, credentials, api_key)
+        await _check_role_and_standing(components, principal, policy, good_standing)
         return principal
+
+    setattr(require, POLICY_ATTRIBUTE, policy)
+    return require
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInScope:
+    """The caller and the player named in the path, whom the caller may see."""
+
+    principal: Principal
+    player: PlayerRecord
+
+
+def allow_on_player(*roles: Role, good_standing: bool = False) -> Callable[..., Awaitable[PlayerInScope]]:
+    """The declaration for routes with `{player_id}` in the path. A player the caller may not see (another
+    player, another concessionaire's) answers 404 `player_not_found` before any other refusal, exactly like a
+    missing one: the role check and everything else (an Idempotency-Key, the body) come after it. So put this
+    dependency first among the route's parameters."""
+    if not roles:
+        raise ValueError("name at least one role")
+    policy = AccessPolicy(frozenset(roles))
+
+    async def require(
+        request: Request,
+        player_id: Annotated[str, Path(description="The player's id.")],
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer)],
+        api_key: Annotated[str | None, Security(partner_key)],
+    ) -> PlayerInScope:
+        components = components_of(request)
+        principal = await _admitted(components, request, credentials, api_key)
+        player = await components.players.get(principal, player_id)
+        await _check_role_and_standing(components, principal, policy, good_standing)
+        return PlayerInScope(principal, player)
 
     setattr(require, POLICY_ATTRIBUTE, policy)
     return require

@@ -23,7 +23,11 @@ class ChannelKind(StrEnum):
     DRAW = "draw"
 
 
-_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# The ids the services give: letters, digits, '_' and '-', in parts joined by single '.' or '/' (the director
+# names a table `<tournament>.<phase>.<n>`). No spaces, no ':' (the separator), no `..`.
+ENTITY_ID_PATTERN = r"^[A-Za-z0-9_-]+(?:[./][A-Za-z0-9_-]+)*$"
+ENTITY_ID_MAX = 64
+_ID = re.compile(ENTITY_ID_PATTERN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,6 @@ class Channel:
             if entity_id:
                 raise ValueError("the lobby channel has no id")
             return cls(kind)
-        if not _ID.fullmatch(entity_id):
-            raise ValueError(f"channel {name!r} needs an id of letters, digits, '_' or '-'")
+        if len(entity_id) > ENTITY_ID_MAX or not _ID.fullmatch(entity_id):
+            raise ValueError(f"channel {name!r} needs an id of letters, digits, '_', '-', '.' or '/'")
         return cls(kind, entity_id)

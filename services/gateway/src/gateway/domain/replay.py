@@ -56,6 +56,10 @@ class ChannelLog:
         self._buffer.append(message)
         return message
 
+    def kept(self, player_id: str | None) -> tuple[LoggedMessage, ...]:
+        """Every message still in the buffer that `player_id` may see: the recent history, for a newcomer."""
+        return tuple(m for m in self._buffer if m.visible_to(player_id))
+
     def resume(self, epoch: str, last_seq: int, player_id: str | None) -> Resume | Resync:
         """The messages after `last_seq` that `player_id` may see, or why the client must resynchronise."""
         if epoch != self.epoch:

@@ -14,6 +14,7 @@ from gateway.service.players import Players
 from gateway.service.rate_limiter import RateLimiter
 from gateway.service.sessions import Sessions
 from gateway.service.staff import Staff
+from gateway.service.table_commands import TableCommands
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,7 @@ class GatewayComponents:
     staff: Staff
     api_keys: ApiKeys
     players: Players
+    tables: TableCommands  # a player's commands to their table (REST and table-socket frames)
     rate_limiter: RateLimiter
     hub: Hub
     clients: PlatformClients  # for the proxies to the other services
@@ -41,6 +43,7 @@ class GatewayComponents:
         *,
         heartbeat: float,
         heartbeat_timeout: float,
+        table_engine_shards: int,
     ) -> GatewayComponents:
         sessions = Sessions(context)
         return cls(
@@ -51,6 +54,7 @@ class GatewayComponents:
             staff=Staff(context),
             api_keys=ApiKeys(context),
             players=Players(context),
+            tables=TableCommands(context, table_engine_shards),
             rate_limiter=rate_limiter,
             hub=hub,
             clients=clients,

@@ -125,10 +125,18 @@ class Hub:
 
     # -- subscriptions ---------------------------------------------------------------------------------------
     async def subscribe(
-        self, connection: Connection, name: str, *, last_seq: int | None = None, epoch: str | None = None
+        self,
+        connection: Connection,
+        name: str,
+        *,
+        last_seq: int | None = None,
+        epoch: str | None = None,
+        history: bool = False,
     ) -> None:
         """Acknowledge with the channel's epoch and head, then replay what the client missed since `last_seq`
-        (or ask it to resynchronise). Raises `HubRefusal` for a channel it may not have."""
+        (or ask it to resynchronise). Without a position, `history` replays what the channel still keeps: a
+        player opening a table a moment after its hand started gets that hand (and their own cards) too.
+        Raises `HubRefusal` for a channel it may not have."""
         try:
             channel = Channel.parse(name)
         except ValueError as error:
@@ -154,6 +162,9 @@ class Hub:
         if resumed is not None and not isinstance(resumed, Resync):
             for missed in resumed.missed:
                 self._deliver(connection, _message_frame(name, missed.seq, missed.data))
+        elif resumed is None and history:
+            for kept in channel_log.kept(connection.player_id):
+                self._deliver(connection, _message_frame(name, kept.seq, kept.data))
         # No await since the replay was read: no message can slip between the replay and the live stream.
         connection.channels.add(name)
         self._subscribers[name].add(connection)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from platform_kit.errors import Conflict, NotFound
+from platform_kit.errors import Conflict, NotFound, ProblemError
 from sqlalchemy.exc import IntegrityError
 
 from gateway.adapters import identity_store
 from gateway.adapters.identity_store import PlayerRecord
 from gateway.domain.roles import Principal, Role
 from gateway.service.context import GatewayContext
+from gateway.service.restrictions import refuse_if_banned
 
 
 class Players:
@@ -22,6 +23,22 @@ class Players:
         if player is None or not by.may_see_player(player.id, player.concessionaire_id):
             raise NotFound("player_not_found", "No such player.")
         return player
+
+    async def target(self, by: Principal, player_id: str | None) -> PlayerRecord:
+        """The player a command is for: a player acts for themself; partners, operators and administrators name
+        one of the players they manage (anyone else answers 404, like a missing player)."""
+        if by.role is Role.PLAYER:
+            if player_id not in (None, by.subject_id):
+                raise NotFound("player_not_found", "No such player.")
+            return await self.get(by, by.subject_id)
+        if player_id is None:
+            raise ProblemError("player_required", "Name the player this is for (`player_id`).", status=422)
+        return await self.get(by, player_id)
+
+    async def refuse_if_banned(self, player_id: str) -> None:
+        """P-12.5, for a registration a partner or operator makes on a player's behalf."""
+        async with self._context.db.sessions() as session:
+            await refuse_if_banned(session, player_id, self._context.clock.now())
 
     async def page(
         self, by: Principal, concessionaire_id: str | None, *, limit: int, offset: int

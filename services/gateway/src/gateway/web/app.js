@@ -1,6 +1,8 @@
-/* The web client shell: sessions (sign-up, log-in, refresh, log-out), a hash router, and the lobby socket.
+/* The web client shell: sessions (sign-up, log-in, refresh, log-out), a hash router with parameters, the live
+ * sockets, and the helpers every page uses. Pages live in their own files (lobby.js, table.js, totalizator.js,
+ * account.js), loaded after this one; the app starts once they have all registered their pages.
  *
- * Add a page with `page("#/tournaments", renderTournaments, { auth: true })`: `render(view)` fills the <main>
+ * Add a page with `page("#/table/:id", renderTable, { auth: true })`: `render(view, params)` fills the <main>
  * element and may return a cleanup function, called when the user navigates away.
  * No build step, no framework: DOM nodes are built with `h()` (text is never parsed as HTML).
  */
@@ -12,11 +14,13 @@ const API = "/api/v1";
 const TERMS = {
   lobby: ["Lobby", "Sala"],
   tournaments: ["Tournaments", "Tornei"],
+  tournament: ["Tournament", "Torneo"],
   totalizator: ["Exact-score pool", "Totalizzatore"],
   chips: ["Chips", "Fiches"],
   buyIn: ["Buy-in", "Diritto di partecipazione"],
   prizePool: ["Prize pool", "Montepremi"],
   ranking: ["Ranking", "Classifica"],
+  leaderboard: ["Leaderboard", "Classifica"],
   logIn: ["Log in", "Accedi"],
   signUp: ["Sign up", "Registrati"],
   logOut: ["Log out", "Esci"],
@@ -25,6 +29,45 @@ const TERMS = {
   email: ["Email", "Email"],
   dateOfBirth: ["Date of birth", "Data di nascita"],
   concessionaire: ["Concessionaire", "Concessionario"],
+  register: ["Register", "Iscriviti"],
+  unregister: ["Unregister", "Annulla iscrizione"],
+  openTable: ["Open table", "Apri tavolo"],
+  table: ["Table", "Tavolo"],
+  players: ["Players", "Giocatori"],
+  structure: ["Structure", "Struttura"],
+  payouts: ["Payouts", "Premi"],
+  level: ["Level", "Livello"],
+  blinds: ["Blinds", "Bui"],
+  standings: ["Standings", "Classifica"],
+  pot: ["Pot", "Piatto"],
+  fold: ["Fold", "Lascia"],
+  check: ["Check", "Passa"],
+  call: ["Call", "Vedi"],
+  bet: ["Bet", "Punta"],
+  raise: ["Raise to", "Rilancia a"],
+  allIn: ["All-in", "All-in"],
+  chat: ["Chat", "Chat"],
+  handHistory: ["Hand history", "Storico mani"],
+  download: ["Download", "Scarica"],
+  account: ["Account", "Conto"],
+  statement: ["Statement", "Estratto conto"],
+  balance: ["Balance", "Saldo"],
+  coupon: ["Coupon", "Schedina"],
+  coupons: ["Coupons", "Schedine"],
+  draw: ["Draw", "Concorso"],
+  stakePerBet: ["Stake per bet", "Posta per colonna"],
+  bets: ["Bets", "Colonne"],
+  cost: ["Cost", "Costo"],
+  placeCoupon: ["Place coupon", "Gioca la schedina"],
+  statistics: ["Statistics", "Statistiche"],
+  jackpot: ["Jackpot", "Jackpot"],
+  closes: ["Closes", "Chiusura"],
+  position: ["Position", "Posizione"],
+  prize: ["Prize", "Premio"],
+  tier: ["Tier", "Fascia"],
+  rating: ["Rating", "Punteggio"],
+  sitOut: ["Sit out", "Salta le mani"],
+  imBack: ["I'm back", "Rientro"],
 };
 
 function term(key) {
@@ -45,6 +88,44 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+/* Replace a node's children, leaving out the absent ones (null, undefined, false). */
+function fill(node, ...children) {
+  if (node) node.replaceChildren(...children.flat().filter((child) => child != null && child !== false));
+}
+
+/* ---- money and cards --------------------------------------------------------------------------------------- */
+const CURRENCY_SIGNS = { EUR: "€", USD: "$", GBP: "£" };
+
+/* Integer minor units to text, with integer arithmetic only (money is never a float here either). */
+function money(minor, currency = "EUR", minorUnits = 2) {
+  const negative = minor < 0;
+  const digits = String(Math.abs(minor)).padStart(minorUnits + 1, "0");
+  const whole = minorUnits ? digits.slice(0, -minorUnits) : digits;
+  const text = minorUnits ? `${whole}.${digits.slice(-minorUnits)}` : whole;
+  const sign = CURRENCY_SIGNS[currency];
+  return `${negative ? "−" : ""}${sign ? sign + text : `${text} ${currency}`}`;
+}
+
+/* "0.10" in a currency with 2 minor units -> 10; null when it is not such an amount. */
+function parseMinor(text, minorUnits = 2) {
+  const match = /^\s*(\d{1,12})(?:[.,](\d*))?\s*$/.exec(text || "");
+  if (!match || (match[2] || "").length > minorUnits) return null;
+  return Number(match[1]) * 10 ** minorUnits + Number((match[2] || "").padEnd(minorUnits, "0") || "0");
+}
+
+const SUITS = { s: ["♠", "black"], h: ["♥", "red"], d: ["♦", "red"], c: ["♣", "black"] };
+
+function card(text) {
+  if (!text) return h("span", { class: "card back", "aria-label": "hidden card" });
+  const [symbol, colour] = SUITS[text[1]] || ["?", "black"];
+  const rank = text[0] === "T" ? "10" : text[0];
+  return h("span", { class: `card ${colour}`, "aria-label": text }, rank, h("small", {}, symbol));
+}
+
+function when(iso) {
+  return iso ? new Date(iso).toLocaleString([], { dateStyle: "short", timeStyle: "short" }) : "—";
+}
+
 /* ---- session: access token in memory, refresh token in localStorage ------------------------------------ */
 const session = {
   accessToken: null,
@@ -53,6 +134,7 @@ const session = {
 
   get refreshToken() { return localStorage.getItem("refreshToken"); },
   get loggedIn() { return Boolean(this.refreshToken); },
+  get playerId() { return this.principal?.role === "player" ? this.principal.id : null; },
 
   start(answer) {
     this.accessToken = answer.access_token;
@@ -63,6 +145,7 @@ const session = {
     // Refresh a minute before the access token expires (at least 10 s ahead).
     const delay = Math.max(10, answer.expires_in - 60) * 1000;
     this.refreshTimer = setTimeout(() => this.refresh().catch(() => {}), delay);
+    lobbyLink.start();
     renderNav();
   },
 
@@ -72,6 +155,7 @@ const session = {
     this.principal = null;
     localStorage.removeItem("refreshToken");
     localStorage.removeItem("principal");
+    lobbyLink.stop();
     renderNav();
   },
 
@@ -81,7 +165,7 @@ const session = {
     if (!this.refreshing) {
       this.refreshing = request("POST", "/auth/refresh", { refresh_token: this.refreshToken }, { auth: false })
         .then((answer) => this.start(answer))
-        .catch((problem) => { this.end(); throw problem; })
+        .catch((problem) => { if (problem.status) this.end(); throw problem; })
         .finally(() => { this.refreshing = null; });
     }
     return this.refreshing;
@@ -94,19 +178,30 @@ const session = {
 };
 
 /* ---- API calls: problem+json errors become thrown objects with `code` and `title` ----------------------- */
-async function request(method, path, body, { auth = true, retried = false } = {}) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (auth) headers.Authorization = `Bearer ${await session.validAccessToken()}`;
-  const response = await fetch(API + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+async function request(method, path, body, { auth = true, retried = false, headers = {} } = {}) {
+  const sent = { Accept: "application/json", ...headers };
+  if (body !== undefined) sent["Content-Type"] = "application/json";
+  if (auth) sent.Authorization = `Bearer ${await session.validAccessToken()}`;
+  const response = await fetch(API + path, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) });
   if (response.status === 204) return null;
   const data = await response.json().catch(() => ({ code: "bad_response", title: response.statusText }));
   if (response.ok) return data;
   if (auth && !retried && response.status === 401 && data.code === "token_expired") {
     await session.refresh();
-    return request(method, path, body, { auth, retried: true });
+    return request(method, path, body, { auth, retried: true, headers });
   }
-  throw data;
+  throw { status: response.status, ...data };
+}
+
+/* A file the API serves behind authentication (a hand history): fetched, then saved by the browser. */
+async function download(path, filename) {
+  const response = await fetch(API + path, { headers: { Authorization: `Bearer ${await session.validAccessToken()}` } });
+  if (!response.ok) throw await response.json().catch(() => ({ title: response.statusText }));
+  const link = h("a", { href: URL.createObjectURL(await response.blob()), download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
 function problemText(problem) {
@@ -114,25 +209,68 @@ function problemText(problem) {
   return problem.title || problem.message || "Something went wrong.";
 }
 
+/* A unique key per intended money move; the same key is sent again when the same move is retried. */
+function newIdempotencyKey() {
+  return crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}
+
+/* P-11.5: players are shown by nickname; ids are looked up once and remembered. */
+const nicknameCache = new Map();
+
+async function nicknames(ids) {
+  const missing = [...new Set(ids)].filter((id) => id && !nicknameCache.has(id));
+  for (let i = 0; i < missing.length; i += 100) {
+    const query = missing.slice(i, i + 100).map((id) => `player_id=${encodeURIComponent(id)}`).join("&");
+    const found = await request("GET", `/players/public?${query}`).catch(() => []);
+    for (const { player_id: id, nickname } of found) nicknameCache.set(id, nickname);
+  }
+  return (id) => nicknameCache.get(id) || (id === session.playerId ? session.principal.nickname : `#${String(id).slice(0, 6)}`);
+}
+
+/* ---- notices ------------------------------------------------------------------------------------------------ */
+function toast(text, { action = null, kind = "info", seconds = 6 } = {}) {
+  const box = document.getElementById("toasts");
+  const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, text, action);
+  box.append(item);
+  setTimeout(() => item.remove(), seconds * 1000);
+}
+
 /* ---- router ---------------------------------------------------------------------------------------------- */
-const pages = new Map();
+const pages = [];
 let leavePage = null;
 
-function page(hash, render, { auth = false } = {}) {
-  pages.set(hash, { render, auth });
+function page(pattern, render, { auth = false } = {}) {
+  const keys = [];
+  const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:(\w+)/g, (_, key) => {
+    keys.push(key);
+    return "([^/]+)";
+  });
+  pages.push({ regex: new RegExp(`^${source}$`), keys, render, auth, pattern });
+}
+
+function route(hash) {
+  for (const target of pages) {
+    const match = target.regex.exec(hash);
+    if (match) {
+      const params = Object.fromEntries(target.keys.map((key, i) => [key, decodeURIComponent(match[i + 1])]));
+      return { target, params };
+    }
+  }
+  return { target: pages.find((p) => p.pattern === "#/"), params: {} };
 }
 
 function navigate() {
-  const hash = location.hash || "#/";
-  const target = pages.get(hash) || pages.get("#/");
+  const { target, params } = route(location.hash || "#/");
   if (target.auth && !session.loggedIn) {
     location.hash = "#/login";
     return;
   }
   if (leavePage) leavePage();
+  leavePage = null;
   const view = document.getElementById("view");
   view.replaceChildren();
-  leavePage = target.render(view) || null;
+  view.dataset.page = target.pattern;
+  leavePage = target.render(view, params) || null;
   view.focus();
 }
 
@@ -140,13 +278,20 @@ function renderNav() {
   const nav = document.getElementById("nav");
   if (session.loggedIn) {
     const who = session.principal?.nickname || session.principal?.role || "";
-    nav.replaceChildren(
+    fill(nav, 
+      h("span", { id: "lobby-status", class: `status ${lobbyLink.online ? "online" : ""}`, title: "Lobby connection" }),
       h("a", { href: "#/lobby" }, term("lobby")),
+      h("a", { href: "#/leaderboard" }, term("leaderboard")),
+      session.playerId ? h("a", { href: "#/account" }, term("account")) : null,
       h("span", { class: "who" }, who),
       h("button", { class: "link", onclick: logOut }, term("logOut")),
     );
   } else {
-    nav.replaceChildren(h("a", { href: "#/login" }, term("logIn")), h("a", { href: "#/signup" }, term("signUp")));
+    fill(nav, 
+      h("a", { href: "#/leaderboard" }, term("leaderboard")),
+      h("a", { href: "#/login" }, term("logIn")),
+      h("a", { href: "#/signup" }, term("signUp")),
+    );
   }
 }
 
@@ -175,19 +320,186 @@ function field(label, name, attrs = {}) {
   return h("label", {}, label, h("input", { name, required: true, ...attrs }));
 }
 
-/* ---- pages ----------------------------------------------------------------------------------------------- */
+/* A button whose click runs an API call; it is disabled meanwhile and shows the refusal next to itself. */
+function actionButton(label, run, attrs = {}) {
+  const button = h("button", { type: "button", ...attrs }, label);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await run();
+    } catch (problem) {
+      toast(problemText(problem), { kind: "error" });
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return button;
+}
+
+/* ---- live sockets: authenticate, resubscribe with epoch and last_seq, answer pings, reconnect -------------- */
+class LiveSocket {
+  /* `maxAttempts`: reconnections tried before `onGiveUp` (P-13.1); Infinity keeps trying (P-13.4).
+   * `store`: a key to keep channel positions in sessionStorage, so a reloaded page resumes where it was.
+   * `history`: a first subscription asks for the channel's recent messages (a table's hand in progress). */
+  constructor(kind, channels, { onStatus, onMessage, onResync = () => {}, onFrame = () => {}, maxAttempts = Infinity, onGiveUp = () => {}, store = null, history = false }) {
+    this.kind = kind;
+    this.store = store;
+    const saved = store ? JSON.parse(sessionStorage.getItem(store) || "{}") : {};
+    this.positions = new Map(channels.map((name) => [name, saved[name] || { epoch: null, seq: null }]));
+    Object.assign(this, { onStatus, onMessage, onResync, onFrame, maxAttempts, onGiveUp, history });
+    this.attempt = 0;
+    this.closed = false;
+    this.open();
+  }
+
+  async open() {
+    const token = await session.validAccessToken().catch(() => null);
+    if (!token) { this.onStatus(false, "logged out"); return; }
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}${API}/ws?socket=${this.kind}`);
+    this.ws = ws;
+    ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token }));
+    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    ws.onclose = (event) => { if (this.ws === ws) this.reconnect(event.code); };
+  }
+
+  subscribe(channel) {
+    if (this.positions.has(channel)) return;
+    this.positions.set(channel, { epoch: null, seq: null });
+    this.send({ type: "subscribe", channel });
+  }
+
+  unsubscribe(channel) {
+    if (this.positions.delete(channel)) this.send({ type: "unsubscribe", channel });
+  }
+
+  receive(frame) {
+    switch (frame.type) {
+      case "welcome":
+        this.attempt = 0;
+        this.onStatus(true, "online");
+        for (const [channel, at] of this.positions) {
+          this.send({ type: "subscribe", channel, ...(at.epoch ? { epoch: at.epoch, last_seq: at.seq } : { history: this.history }) });
+        }
+        break;
+      case "subscribed": {
+        const before = this.positions.get(frame.channel);
+        this.positions.set(frame.channel, { epoch: frame.epoch, seq: frame.seq });
+        // Positions from another gateway instance, or too old: the page reloads its state over REST.
+        if (frame.resync || (before && before.epoch && before.epoch !== frame.epoch)) this.onResync(frame.channel);
+        this.save();
+        break;
+      }
+      case "message": {
+        const at = this.positions.get(frame.channel);
+        if (at) at.seq = frame.seq;
+        this.onMessage(frame);
+        this.save();
+        break;
+      }
+      case "ping":
+        this.send({ type: "pong" });
+        break;
+      default:
+        this.onFrame(frame);
+    }
+  }
+
+  save() {
+    if (this.store) sessionStorage.setItem(this.store, JSON.stringify(Object.fromEntries(this.positions)));
+  }
+
+  send(frame) {
+    if (this.ws?.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  reconnect(code) {
+    if (this.closed) return;
+    if (code === 4401) session.accessToken = null; // expired: the next open() refreshes first
+    if (code === 4403) { this.onStatus(false, "access refused"); this.onGiveUp("refused"); return; }
+    if (this.attempt >= this.maxAttempts) { this.onStatus(false, "connection lost"); this.onGiveUp("lost"); return; }
+    // P-13.1: retry automatically, backing off up to 30 s.
+    const delay = Math.min(30000, 500 * 2 ** this.attempt++);
+    this.onStatus(false, `reconnecting in ${Math.round(delay / 1000)} s…`);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.ws?.close(1000);
+  }
+}
+
+/* The lobby socket lives as long as the session, across pages: pages listen to its channels while shown.
+ * Losing it leaves the tables alone (they have their own sockets) but new tables cannot be opened (P-13.4). */
+const lobbyLink = {
+  socket: null,
+  online: false,
+  listeners: new Set(),
+
+  start() {
+    if (this.socket || !session.loggedIn) return;
+    this.socket = new LiveSocket("lobby", ["lobby"], {
+      onStatus: (online) => {
+        this.online = online;
+        document.body.classList.toggle("lobby-offline", !online);
+        document.getElementById("lobby-status")?.classList.toggle("online", online);
+      },
+      onMessage: (frame) => { for (const listener of this.listeners) listener(frame); },
+      onResync: (channel) => { for (const listener of this.listeners) listener({ type: "resync", channel }); },
+    });
+  },
+
+  stop() {
+    this.socket?.close();
+    this.socket = null;
+    this.online = false;
+  },
+
+  /* Follow `channels` (besides `lobby`) while the page is shown; returns the function that stops it. */
+  listen(listener, channels = []) {
+    this.start();
+    this.listeners.add(listener);
+    for (const channel of channels) this.socket?.subscribe(channel);
+    return () => {
+      this.listeners.delete(listener);
+      for (const channel of channels) this.socket?.unsubscribe(channel);
+    };
+  },
+};
+
+/* A private "you are seated" message: the player's client goes to the table (from the lobby or the tournament's
+ * page), or offers to when they are elsewhere. */
+function seatingOf(data) {
+  const me = session.playerId;
+  const payload = data.payload || {};
+  if (!me) return null;
+  if (data.event === "table.table.opened" && payload.seats?.some((seat) => seat.player_id === me)) return payload.table_id;
+  if (data.event === "table.player.seated" && payload.player?.player_id === me) return payload.table_id;
+  return null;
+}
+
+/* ---- shell pages ------------------------------------------------------------------------------------------- */
 page("#/", (view) => {
-  view.append(h("section", { class: "panel" },
+  view.append(h("section", { class: "panel hero" },
     h("h1", {}, "Texas Hold'em & exact-score football"),
     h("p", {}, term("tournaments"), " — ", term("totalizator"), " — ", term("ranking")),
     session.loggedIn
-      ? h("p", {}, h("a", { href: "#/lobby" }, "Go to the ", term("lobby")))
-      : h("p", {}, h("a", { href: "#/login" }, term("logIn")), " or ", h("a", { href: "#/signup" }, term("signUp"))),
+      ? h("p", {}, h("a", { class: "button", href: "#/lobby" }, "Go to the ", term("lobby")))
+      : h("p", {}, h("a", { class: "button", href: "#/signup" }, term("signUp")), " ", h("a", { href: "#/login" }, term("logIn"))),
   ));
 });
 
 page("#/login", (view) => {
+  const notice = sessionStorage.getItem("notice");
+  sessionStorage.removeItem("notice");
   view.append(h("section", { class: "panel" }, h("h1", {}, term("logIn")),
+    notice ? h("p", { class: "error", role: "alert" }, notice) : null,
     form(
       [
         field([term("nickname"), " / ", term("email")], "login", { autocomplete: "username" }),
@@ -205,8 +517,8 @@ page("#/login", (view) => {
 page("#/signup", (view) => {
   const concessionaires = h("select", { name: "concessionaire", required: true });
   request("GET", "/concessionaires", undefined, { auth: false })
-    .then((list) => concessionaires.replaceChildren(...list.map((c) => h("option", { value: c.code }, c.name))))
-    .catch(() => concessionaires.replaceChildren(h("option", { value: "demo" }, "demo")));
+    .then((list) => fill(concessionaires, ...list.map((c) => h("option", { value: c.code }, c.name))))
+    .catch(() => fill(concessionaires, h("option", { value: "demo" }, "demo")));
   view.append(h("section", { class: "panel" }, h("h1", {}, term("signUp")),
     form(
       [
@@ -222,97 +534,16 @@ page("#/signup", (view) => {
         location.hash = "#/lobby";
       },
     ),
+    h("p", { class: "muted" }, "18+ only (T-1.4). Players of the demo concessionaire get play money to try the games."),
   ));
 });
 
-page("#/lobby", (view) => {
-  const status = h("span", { class: "status" }, "connecting…");
-  const feed = h("ul", { class: "feed", "aria-label": "Lobby messages" });
-  view.append(h("div", { class: "lobby" },
-    h("section", { class: "panel" }, h("h1", {}, term("lobby")), status,
-      h("p", { class: "placeholder" }, term("tournaments"), " and ", term("totalizator"), " will be listed here."),
-    ),
-    h("section", { class: "panel" }, h("h2", {}, "Live"), feed),
-  ));
-  const socket = new LiveSocket("lobby", ["lobby"], {
-    onStatus: (online, text) => { status.textContent = text; status.classList.toggle("online", online); },
-    onMessage: (frame) => {
-      feed.prepend(h("li", {}, `#${frame.seq} ${JSON.stringify(frame.data)}`));
-      while (feed.children.length > 100) feed.lastChild.remove();
-    },
-  });
-  return () => socket.close();
-});
-
-/* ---- live socket: authenticates, resubscribes with epoch and last_seq, answers pings, reconnects --------- */
-class LiveSocket {
-  constructor(kind, channels, { onStatus, onMessage }) {
-    this.kind = kind;
-    this.positions = new Map(channels.map((name) => [name, { epoch: null, seq: null }]));
-    this.onStatus = onStatus;
-    this.onMessage = onMessage;
-    this.attempt = 0;
-    this.closed = false;
-    this.open();
-  }
-
-  async open() {
-    const token = await session.validAccessToken().catch(() => null);
-    if (!token) { this.onStatus(false, "logged out"); return; }
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}${API}/ws?socket=${this.kind}`);
-    this.ws = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token }));
-    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
-    ws.onclose = (event) => this.reconnect(event.code);
-  }
-
-  receive(frame) {
-    switch (frame.type) {
-      case "welcome":
-        this.attempt = 0;
-        this.onStatus(true, "online");
-        for (const [channel, at] of this.positions) {
-          this.send({ type: "subscribe", channel, ...(at.epoch ? { epoch: at.epoch, last_seq: at.seq } : {}) });
-        }
-        break;
-      case "subscribed":
-        // On resync the client would fetch the channel's state over REST; the placeholder lobby has none yet.
-        this.positions.set(frame.channel, { epoch: frame.epoch, seq: frame.seq });
-        break;
-      case "message": {
-        const at = this.positions.get(frame.channel);
-        if (at) at.seq = frame.seq;
-        this.onMessage(frame);
-        break;
-      }
-      case "ping":
-        this.send({ type: "pong" });
-        break;
-      default:
-        break;
-    }
-  }
-
-  send(frame) {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
-  }
-
-  reconnect(code) {
-    if (this.closed) return;
-    if (code === 4401) session.accessToken = null; // expired: the next open() refreshes first
-    if (code === 4403) { this.onStatus(false, "access refused"); return; }
-    // P-13.1: retry automatically, backing off up to 30 s.
-    const delay = Math.min(30000, 500 * 2 ** this.attempt++);
-    this.onStatus(false, `reconnecting in ${Math.round(delay / 1000)} s…`);
-    this.timer = setTimeout(() => this.open(), delay);
-  }
-
-  close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    this.ws?.close(1000);
-  }
+/* P-13.1: a table whose connection cannot be restored closes, and the client returns to the login screen. */
+function connectionLost() {
+  sessionStorage.setItem("notice", "The connection to the game server was lost. Log in again to return to your tables.");
+  session.end();
+  location.hash = "#/login";
+  navigate();
 }
 
 async function logOut() {
@@ -322,6 +553,11 @@ async function logOut() {
   location.hash = "#/login";
 }
 
-window.addEventListener("hashchange", navigate);
-renderNav();
-navigate();
+function start() {
+  window.addEventListener("hashchange", navigate);
+  if (session.loggedIn) lobbyLink.start();
+  renderNav();
+  navigate();
+}
+
+document.addEventListener("DOMContentLoaded", start);

@@ -76,13 +76,14 @@ class TableFlow:
     # ------------------------------------------------------------------------------------------------ ids
 
     def key(self, table_id: int, phase: int | None = None) -> str:
-        """The bus id of table `table_id` in `phase` (default: the current one)."""
-        return f"{self._state.tournament_id}/{self._state.phase if phase is None else phase}/{table_id}"
+        """The bus id of table `table_id` in `phase` (default: the current one): `<tournament>.<phase>.<n>`, with no
+        `/`, so that it can stand as one segment of a URL path (the table engine's and gateway's routes)."""
+        return f"{self._state.tournament_id}.{self._state.phase if phase is None else phase}.{table_id}"
 
     def number(self, key: str) -> int:
         """The table number of an open table's bus id (raises `UnknownTable`)."""
-        prefix, _, number = key.rpartition("/")
-        if prefix != f"{self._state.tournament_id}/{self._state.phase}" or not number.isdigit():
+        prefix, _, number = key.rpartition(".")
+        if prefix != f"{self._state.tournament_id}.{self._state.phase}" or not number.isdigit():
             raise UnknownTable(f"{key} is not a table of this tournament's current phase")
         if int(number) not in self._state.tables:
             raise UnknownTable(f"{key} is not open")

@@ -66,8 +66,8 @@ class TableEvents:
     async def command_rejected(self, session: AsyncSession, envelope: Envelope) -> None:
         event = envelope.event()
         assert isinstance(event, table_bus.CommandRejected)
-        if event.table_id.count("/") != 2:
-            return  # not one of the director's tables (their ids are <tournament>/<phase>/<number>)
+        if event.table_id.count(".") != 2:
+            return  # not one of the director's tables (their ids are <tournament>.<phase>.<number>)
         self.director.metrics.commands_rejected.labels(event.command, event.code).inc()
         log.error(
             "the table engine refused a director command",

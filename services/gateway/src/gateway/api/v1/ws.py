@@ -9,11 +9,15 @@ Client → server                                         Server → client
 `{"type": "auth", "token": …}`                          `{"type": "welcome", "connection_id", "socket", "principal",
                                                            "heartbeat_seconds"}`
 `{"type": "subscribe", "channel": "table:42",           `{"type": "subscribed", "channel", "epoch", "seq",
-  "epoch": "…", "last_seq": 17}` (both optional)          "resync": null | "too_far_behind" | "epoch_changed" | …}`
+  "epoch": "…", "last_seq": 17}` (both optional;          "resync": null | "too_far_behind" | "epoch_changed" | …}`
+  or `"history": true`: the channel's recent messages)
                                                         `{"type": "message", "channel", "seq", "data"}`
 `{"type": "unsubscribe", "channel": …}`                 `{"type": "unsubscribed", "channel"}`
 `{"type": "ping"}` / `{"type": "pong"}`                 `{"type": "pong"}` / `{"type": "ping"}`
                                                         `{"type": "error", "code", "message", "channel"?}`
+Table sockets, players only (`table_frames.py`):
+`{"type": "act" | "chat" | "sit_out", "table_id", …,    `{"type": "accepted", "ref", "table_id"}` or an error
+  "ref"?}`                                                with the same `ref`
 
 To resume after a reconnect, subscribe with the channel's `epoch` and the last `seq` received: the missed
 messages follow the `subscribed` answer. When `resync` is set, fetch the current state over REST and carry on
@@ -37,6 +41,7 @@ from fastapi import APIRouter, Depends, Query, WebSocket, WebSocketDisconnect
 
 from gateway.api.access import AccessPolicy, client_address, components_of, principal_from_token, socket_policy
 from gateway.api.v1.schemas import PrincipalView
+from gateway.api.v1.table_frames import FRAME_TYPES, handle_table_frame
 from gateway.domain.channels import SocketKind
 from gateway.domain.roles import Principal, Role
 from gateway.service.components import GatewayComponents
@@ -180,14 +185,20 @@ async def _handle(components: GatewayComponents, connection: Connection, frame: 
                     channel,
                     last_seq=last_seq if isinstance(last_seq, int) else None,
                     epoch=epoch if isinstance(epoch, str) else None,
+                    history=frame.get("history") is True,
                 )
             else:
                 await hub.unsubscribe(connection, channel)
                 hub.send(connection, {"type": "unsubscribed", "channel": channel})
         except HubRefusal as refusal:
             hub.send(connection, _error(refusal.code, refusal.message, channel=channel))
+    elif kind in FRAME_TYPES:
+        hub.send(connection, await handle_table_frame(components, connection, frame))
     else:
-        hub.send(connection, _error("bad_frame", "Unknown frame: expected ping, pong, subscribe or unsubscribe."))
+        hub.send(
+            connection,
+            _error("bad_frame", "Unknown frame: expected ping, pong, subscribe, unsubscribe, act, chat or sit_out."),
+        )
 
 
 async def _write(websocket: WebSocket, connection: Connection) -> None:

@@ -1,0 +1,182 @@
+"""Tournaments, relayed to the tournament director (contract: docs/api/tournament-director.md): the lobby,
+registration, rebuys and add-ons, and the operators' administration (tournaments from templates, start,
+cancellation). Money moves (buy-in, refund, rebuy, add-on, cancellation refunds) carry the client's
+Idempotency-Key to the director, which passes it to the wallet.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, Query, Request, Response, status
+
+from gateway.api.access import PlayerInScope, allow, allow_on_player, components_of
+from gateway.api.idempotency import IdempotencyKey
+from gateway.api.relay import clients_of, relay, segment
+from gateway.api.v1.proxy_schemas import (
+    REGISTERED,
+    TOURNAMENT_LISTING,
+    Cancellation,
+    Registration,
+    answers,
+    dict_body_examples,
+)
+from gateway.domain.roles import Principal, Role
+
+router = APIRouter(tags=["tournaments"])
+
+Anyone = Annotated[Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
+Staff = Annotated[Principal, Depends(allow(Role.OPERATOR, Role.ADMIN))]
+Player = Annotated[Principal, Depends(allow(Role.PLAYER, good_standing=True))]
+Registrar = Annotated[
+    Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN, good_standing=True))
+]
+OnPlayer = Annotated[PlayerInScope, Depends(allow_on_player(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
+
+TournamentStatus = Literal["announced", "registering", "running", "finished", "cancelled"]
+TournamentKind = Literal["sit_and_go", "scheduled"]
+
+
+def _tournament(tournament_id: str, *rest: str) -> str:
+    return "/".join([f"/v1/tournaments/{segment(tournament_id)}", *rest])
+
+
+def _internal(tournament_id: str, *rest: str) -> str:
+    return "/".join([f"/internal/v1/tournaments/{segment(tournament_id)}", *rest])
+
+
+# -- the lobby ------------------------------------------------------------------------------------------------
+@router.get("/tournaments", summary="The lobby: tournaments", responses=answers(TOURNAMENT_LISTING))
+async def lobby(
+    request: Request,
+    _: Anyone,
+    status_: Annotated[TournamentStatus | None, Query(alias="status")] = None,
+    kind: Annotated[TournamentKind | None, Query()] = None,
+) -> Response:
+    params = {"status": status_, "kind": kind}
+    return await relay(clients_of(request).tournament_director, "GET", "/v1/tournaments", params=params)
+
+
+@router.get(
+    "/tournaments/{tournament_id}",
+    summary="A tournament: structure, levels, payouts for the current field, registrations, clock, tables",
+)
+async def tournament(tournament_id: str, request: Request, _: Anyone) -> Response:
+    return await relay(clients_of(request).tournament_director, "GET", _tournament(tournament_id))
+
+
+@router.get("/tournaments/{tournament_id}/standings", summary="Chips, tables and finishing positions")
+async def standings(tournament_id: str, request: Request, _: Anyone) -> Response:
+    return await relay(clients_of(request).tournament_director, "GET", _tournament(tournament_id, "standings"))
+
+
+@router.get("/players/{player_id}/tournaments", summary="The player's tournaments, with their table and seat")
+async def players_tournaments(request: Request, scope: OnPlayer) -> Response:
+    path = f"/internal/v1/players/{segment(scope.player.id)}/tournaments"
+    return await relay(clients_of(request).tournament_director, "GET", path, principal=scope.principal)
+
+
+# -- registration, rebuys, add-ons -----------------------------------------------------------------------------
+@router.post(
+    "/tournaments/{tournament_id}/registrations",
+    status_code=status.HTTP_201_CREATED,
+    summary="Register for a tournament (pays the buy-in, or uses a ticket)",
+    description="Players register themselves; partners, operators and administrators name one of their players. "
+    "Banned players cannot register (P-12.5).",
+    responses=answers(REGISTERED, status=201),
+)
+async def register(
+    tournament_id: str, body: Registration, request: Request, principal: Registrar, key: IdempotencyKey
+) -> Response:
+    players = components_of(request).players
+    player = await players.target(principal, body.player_id)
+    if principal.role is not Role.PLAYER:
+        await players.refuse_if_banned(player.id)
+    entry: dict[str, Any] = {"player_id": player.id, "concessionaire_id": player.concessionaire_id, "entry": body.entry}
+    if body.ticket_code is not None:
+        entry["ticket_code"] = body.ticket_code
+    director = clients_of(request).tournament_director
+    return await relay(
+        director, "POST", _internal(tournament_id, "registrations"), principal=principal, json=entry, key=key
+    )
+
+
+@router.delete(
+    "/tournaments/{tournament_id}/registrations/{player_id}",
+    summary="Unregister before the start: the buy-in is refunded",
+    responses=answers({"refunded_cents": 500}),
+)
+async def unregister(tournament_id: str, scope: OnPlayer, request: Request, key: IdempotencyKey) -> Response:
+    path = _internal(tournament_id, "registrations", segment(scope.player.id))
+    return await relay(clients_of(request).tournament_director, "DELETE", path, principal=scope.principal, key=key)
+
+
+@router.post("/tournaments/{tournament_id}/rebuys", summary="Rebuy (P-4), paid from your account")
+async def rebuy(tournament_id: str, request: Request, principal: Player, key: IdempotencyKey) -> Response:
+    return await _player_purchase(request, principal, key, _internal(tournament_id, "rebuys"))
+
+
+@router.post("/tournaments/{tournament_id}/addons", summary="Add-on (P-4), paid from your account")
+async def addon(tournament_id: str, request: Request, principal: Player, key: IdempotencyKey) -> Response:
+    return await _player_purchase(request, principal, key, _internal(tournament_id, "addons"))
+
+
+async def _player_purchase(request: Request, principal: Principal, key: str, path: str) -> Response:
+    body = {"player_id": principal.subject_id}
+    return await relay(clients_of(request).tournament_director, "POST", path, principal=principal, json=body, key=key)
+
+
+# -- administration ---------------------------------------------------------------------------------------------
+@router.get("/tournament-templates", summary="Tournament templates with their definitions")
+async def templates(request: Request, _: Staff) -> Response:
+    return await relay(clients_of(request).tournament_director, "GET", "/v1/templates")
+
+
+@router.post(
+    "/tournaments",
+    status_code=status.HTTP_201_CREATED,
+    summary="Create a tournament, from a template or a whole definition",
+    description="The body is the director's: `{template?, name, ...definition fields}`, validated there.",
+)
+async def create_tournament(
+    request: Request,
+    principal: Staff,
+    definition: Annotated[
+        dict[str, Any],
+        Body(
+            openapi_examples=dict_body_examples(
+                "A heads-up sit'n'go from its template",
+                {
+                    "template": "heads_up_sit_and_go",
+                    "name": "Heads-up Turbo",
+                    "buy_in": {"prize_part_cents": 400, "fee_cents": 100},
+                },
+            )
+        ),
+    ],
+) -> Response:
+    return await relay(
+        clients_of(request).tournament_director,
+        "POST",
+        "/internal/v1/tournaments",
+        principal=principal,
+        json=definition,
+    )
+
+
+@router.post("/tournaments/{tournament_id}/start", summary="Start a scheduled tournament now")
+async def start(tournament_id: str, request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    return await relay(director, "POST", _internal(tournament_id, "start"), principal=principal)
+
+
+@router.post(
+    "/tournaments/{tournament_id}/cancellation",
+    summary="Cancel a tournament: every entry is refunded (P-10)",
+)
+async def cancel(
+    tournament_id: str, body: Cancellation, request: Request, principal: Staff, key: IdempotencyKey
+) -> Response:
+    director = clients_of(request).tournament_director
+    path = _internal(tournament_id, "cancellation")
+    return await relay(director, "POST", path, principal=principal, json=body.model_dump(), key=key)

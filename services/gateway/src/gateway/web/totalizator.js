@@ -1,0 +1,169 @@
+/* A draw's page: the coupon (several results per match make a system bet: T-2.4), its number of bets and cost,
+ * the live statistics of the bets so far (T-2.6, on the draw's channel), the player's coupons on this draw, and
+ * the published files once bets are closed (T-8). */
+"use strict";
+
+/* T-2.4: a coupon holds the product over the matches of the results picked on each. */
+function betCount(picks) {
+  return picks.reduce((product, chosen) => product * chosen.size, 1);
+}
+
+page("#/draw/:id", (view, { id }) => {
+  const header = h("section", { class: "panel" }, h("p", { class: "muted" }, "Loading…"));
+  const matches = h("div", { class: "matches" });
+  const summary = h("div", { class: "coupon-summary", "aria-live": "polite" });
+  const couponError = h("p", { class: "error", role: "alert" });
+  const mine = h("section", { class: "panel" }, h("h2", {}, term("coupons")));
+  const files = h("p", {});
+  view.append(h("div", { class: "draw" }, header,
+    h("section", { class: "panel" }, h("h2", {}, term("coupon"), " · ", term("statistics")), matches, summary, couponError),
+    mine, files));
+
+  let draw = null;
+  let picks = [];
+  let stats = new Map(); // "match:option" -> bets
+  let key = newIdempotencyKey(); // one per intended coupon: kept when a placement is retried
+  const currency = h("select", { name: "currency", "aria-label": "Currency" });
+  const stake = h("input", { name: "stake", inputmode: "decimal", size: 6, "aria-label": "Stake per bet" });
+  const place = h("button", { class: "place", type: "button" }, term("placeCoupon"));
+  currency.addEventListener("change", () => { stake.value = terms()?.min_stake || ""; renderSummary(); });
+  stake.addEventListener("input", renderSummary);
+  place.addEventListener("click", placeCoupon);
+
+  function terms() {
+    return draw?.currencies.find((c) => c.currency === currency.value);
+  }
+
+  /* Amounts in minor units; the currency's minor units come from its minimum stake's text ("0.10" -> 2). */
+  function minorUnits() {
+    const text = terms()?.min_stake || "0.00";
+    return text.includes(".") ? text.split(".")[1].length : 0;
+  }
+
+  function cost() {
+    const perBet = parseMinor(stake.value, minorUnits());
+    const bets = betCount(picks);
+    return { perBet, bets, amount: perBet == null ? null : perBet * bets };
+  }
+
+  function renderSummary() {
+    if (!draw) return;
+    const { perBet, bets, amount } = cost();
+    const t = terms();
+    const complete = picks.every((chosen) => chosen.size > 0);
+    const belowMinimum = perBet != null && t && perBet < t.min_stake_minor;
+    fill(summary, 
+      h("label", { class: "inline" }, term("stakePerBet"), stake, currency),
+      h("p", { class: "cost" }, term("bets"), `: ${complete ? bets : "—"} · `, term("cost"), `: `,
+        h("strong", { "data-cost": amount ?? "" }, complete && amount != null ? money(amount, currency.value, minorUnits()) : "—")),
+      belowMinimum ? h("p", { class: "error" }, `At least ${t.min_stake} ${t.currency} per bet (T-2.4).`) : null,
+      draw.status === "open" ? place : h("p", { class: "muted" }, "Bets are closed for this draw."),
+    );
+    place.disabled = !complete || amount == null || belowMinimum || draw.status !== "open";
+  }
+
+  function renderMatches() {
+    fill(matches, ...draw.matches.map((match, i) => h("fieldset", { class: `match ${match.void ? "void" : ""}`, "data-match": match.no },
+      h("legend", {}, `${match.no}. ${match.home} – ${match.away}`, h("span", { class: "muted" }, ` ${when(match.kickoff)}${match.void ? " · void" : ""}${match.score ? ` · ${match.score}` : ""}`)),
+      h("div", { class: "options" }, match.options.map((option) => {
+        const chosen = picks[i].has(option);
+        const count = stats.get(`${match.no}:${option}`) || 0;
+        return h("button", {
+          type: "button",
+          class: `option ${chosen ? "chosen" : ""}`,
+          "aria-pressed": String(chosen),
+          "data-option": option,
+          disabled: draw.status !== "open",
+          onclick: () => { chosen ? picks[i].delete(option) : picks[i].add(option); renderMatches(); renderSummary(); },
+        }, option, count ? h("small", { title: "bets so far" }, count) : null);
+      })),
+    )));
+  }
+
+  function applyStatistics(statistics) {
+    stats = new Map();
+    if (statistics.matches) {
+      for (const match of statistics.matches) for (const o of match.options) stats.set(`${match.no}:${o.option}`, o.bets);
+    } else {
+      for (const o of statistics.options || []) stats.set(`${o.match_no}:${o.option}`, o.bets);
+    }
+    header.querySelector(".live")?.replaceChildren(`${statistics.coupons} coupons · ${statistics.bets} bets · pool $${statistics.pool_usd}`);
+    if (draw) renderMatches();
+  }
+
+  async function placeCoupon() {
+    const { amount } = cost();
+    couponError.textContent = "";
+    place.disabled = true;
+    try {
+      const coupon = await request("POST", `/draws/${encodeURIComponent(id)}/coupons`, {
+        currency: currency.value,
+        amount,
+        picks: picks.map((chosen, i) => draw.matches[i].options.filter((option) => chosen.has(option))),
+      }, { headers: { "Idempotency-Key": key } });
+      key = newIdempotencyKey();
+      toast(`Coupon ${coupon.coupon_id} placed: ${coupon.bets} bets, ${coupon.amount_text} ${coupon.currency}.`);
+      picks = draw.matches.map(() => new Set());
+      renderMatches();
+      renderSummary();
+      showMine();
+    } catch (problem) {
+      // A network failure keeps the key: placing again cannot take the stake twice.
+      if (problem.status) key = newIdempotencyKey();
+      couponError.textContent = problemText(problem);
+      renderSummary();
+    }
+  }
+
+  async function showMine() {
+    if (!session.playerId) return;
+    const coupons = await request("GET", `/players/${session.playerId}/coupons?draw_id=${encodeURIComponent(id)}`).catch(() => []);
+    fill(mine, h("h2", {}, term("coupons")), coupons.length
+      ? h("table", { class: "grid" },
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, term("bets")), h("th", {}, term("cost")), h("th", {}, "Picks"), h("th", {}, "Status"))),
+        h("tbody", {}, coupons.map((c) => h("tr", { "data-coupon": c.coupon_id },
+          h("td", {}, c.coupon_id), h("td", {}, c.bets), h("td", {}, `${c.amount_text} ${c.currency}`),
+          h("td", { class: "picks" }, c.picks.map((p) => p.join("/")).join(" · ")), h("td", {}, c.status)))))
+      : h("p", { class: "muted" }, "No coupon on this draw yet."));
+  }
+
+  async function load() {
+    try {
+      const [loaded, statistics] = await Promise.all([
+        request("GET", `/draws/${encodeURIComponent(id)}`, undefined, { auth: false }),
+        request("GET", `/draws/${encodeURIComponent(id)}/statistics`, undefined, { auth: false }).catch(() => null),
+      ]);
+      draw = loaded;
+      if (picks.length !== draw.matches.length) picks = draw.matches.map(() => new Set());
+      fill(header, 
+        h("h1", {}, term("draw"), ` ${draw.draw_id}`),
+        h("p", { class: "muted" }, `${draw.status} · `, term("closes"), `: ${when(draw.close_at)} · `, term("jackpot"), ` $${draw.jackpot_usd}`),
+        h("p", { class: "live" }),
+        draw.playable ? null : h("p", { class: "error" }, "Three or more matches are void: every stake is refunded (T-5.5)."),
+      );
+      if (!currency.options.length) {
+        fill(currency, ...draw.currencies.map((c) => h("option", { value: c.currency }, c.currency)));
+        stake.value = draw.currencies[0]?.min_stake || "";
+      }
+      renderMatches();
+      renderSummary();
+      if (statistics) applyStatistics(statistics);
+      fill(files, draw.status === "open" ? "" : h("span", {}, "Published files (T-8): ",
+        h("a", { href: `${API}/draws/${encodeURIComponent(id)}/files/draw.json`, download: `draw-${id}.json` }, "draw.json"), " · ",
+        h("a", { href: `${API}/draws/${encodeURIComponent(id)}/files/bets.csv`, download: `bets-${id}.csv` }, "bets.csv")));
+    } catch (problem) {
+      fill(header, h("p", { class: "error" }, problemText(problem)));
+    }
+  }
+
+  load();
+  showMine();
+  const stop = lobbyLink.listen((frame) => {
+    if (frame.type === "resync") { load(); return; }
+    if (frame.channel !== `draw:${id}`) return;
+    const { event, payload } = frame.data;
+    if (event === "totalizator.statistics.updated") applyStatistics(payload);
+    else load();
+  }, [`draw:${id}`]);
+  return stop;
+}, { auth: true });

@@ -1,0 +1,115 @@
+"""A bot plays through the public API of a gateway served on a real port (REST with httpx, streams with
+websockets): it registers, finds its table, answers its turns with legal actions and stops when the
+tournament ends. The director is faked; the table's events are put on the gateway's bus by the test."""
+
+import asyncio
+import random
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import uvicorn
+from fake_services import FakeServices, ok
+from gateway.app import create_app
+from gateway.bots.api import Credentials, PublicApi
+from gateway.bots.player import BotPlayer
+from gateway_test_support import fast_settings
+from platform_kit.bus import Envelope, InMemoryBus
+from platform_kit.events.base import Event
+from platform_kit.events.table import ActionRequested, PlayerAct
+from platform_kit.events.tournament import RankedPlayer, TournamentFinished
+from platform_kit.testing import eventually
+
+
+class Served:
+    def __init__(self, url: str, bus: InMemoryBus, app: Any) -> None:
+        self.url, self.bus, self.app = url, bus, app
+
+    async def publish(self, event: Event) -> None:
+        await self.bus.publish(Envelope.wrap(event, producer="test"), event.TYPE)
+
+    def subscribers(self, channel: str) -> int:
+        return len(self.app.state.gateway.hub._subscribers.get(channel, ()))
+
+
+@pytest.fixture
+async def served(database_url: str, services: FakeServices) -> AsyncIterator[Served]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bus = InMemoryBus()
+    app = create_app(
+        fast_settings(database_url, migrate_on_start=False), bus=bus, services_transport=services.transport()
+    )
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    task = asyncio.create_task(server.serve())
+    while not server.started:  # noqa: ASYNC110 - uvicorn offers no event to wait on
+        await asyncio.sleep(0.01)
+    try:
+        yield Served(f"http://127.0.0.1:{port}", bus, app)
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def test_a_bot_registers_plays_its_turns_legally_and_stops_at_the_end(
+    served: Served, services: FakeServices
+) -> None:
+    services.on(
+        "tournament-director", "POST", r"/internal/v1/tournaments/snd-1/registrations", ok({"registered": 2}, 201)
+    )
+    services.on(
+        "tournament-director",
+        "GET",
+        r"/internal/v1/players/.*/tournaments",
+        ok([{"tournament_id": "snd-1", "table_id": "t-1"}]),
+    )
+    api = PublicApi(served.url)
+    await api.sign_up(Credentials("Bot_00000001", "a bot's password"))
+    bot = BotPlayer(api, random.Random(7), think_seconds=(0, 0))
+    await bot.register("snd-1")
+    [registration] = services.to("tournament-director")
+    assert registration.body["player_id"] == api.player_id and registration.header("Idempotency-Key")
+    playing = asyncio.create_task(bot.play("snd-1"))
+
+    async def seated() -> bool:
+        return served.subscribers("table:t-1") == 1 and served.subscribers("tournament:snd-1") == 1
+
+    await eventually(seated)
+    await served.publish(
+        ActionRequested(
+            table_id="t-1",
+            hand_id="h-1",
+            seat=2,
+            player_id=api.player_id,
+            deadline="2026-03-01T12:00:20Z",
+            time_bank_seconds=30,
+            can_check=True,
+            call_amount=0,
+            min_raise_to=20,
+            max_raise_to=1500,
+        )
+    )
+
+    async def acted() -> list[dict[str, Any]]:
+        return [e.payload for _, e in served.bus.published if e.type == PlayerAct.TYPE]
+
+    [action] = await eventually(acted)
+    assert action["player_id"] == api.player_id and action["hand_id"] == "h-1"
+    assert action["action"] == "check" or 20 <= action["amount"] <= 1500
+    finished = TournamentFinished(
+        tournament_id="snd-1",
+        kind="sit_and_go",
+        currency="EUR",
+        finished_at="2026-03-01T12:30:00+00:00",
+        entrants=2,
+        prize_pool_cents=800,
+        prize_pool_from_entries_cents=800,
+        guarantee_overlay_cents=0,
+        ranking=[RankedPlayer(player_id=api.player_id, position=1, prize_cents=800)],
+    )
+    await served.publish(finished)
+    outcome = await asyncio.wait_for(playing, 10)
+    assert (outcome.position, outcome.prize_cents, outcome.actions, outcome.tables) == (1, 800, 1, ["t-1"])
+    await api.aclose()
