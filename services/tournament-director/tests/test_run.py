@@ -582,6 +582,29 @@ def test_p4_2_with_the_common_eligibility_a_short_stack_may_rebuy_between_hands(
     assert dealer.run.rebuy_refusal(tall, dealer.now) is None
 
 
+def test_p10_a_voided_hand_credits_the_chips_bought_during_it_and_is_dealt_again() -> None:
+    """The engine restores the start-of-hand stacks and adds the rebuy at once; the run must agree, or the next
+    result of that table is refused and the tournament stalls (found by the e2e faulty run)."""
+    base = rebuy_mtt("rebuys", REBUY_PRICE, max_players=10)
+    assert base.rebuy is not None
+    definition = revise(
+        base, rebuy=base.rebuy.model_copy(update={"eligibility": RebuyEligibility.AT_OR_BELOW_STARTING_STACK})
+    )
+    dealer = Dealer(definition, 10)
+    table = sorted(dealer.hands)[0]
+    short = dealer.dealt(table)[0].player_id
+    hand_no = dealer.run.hand_in_progress(table)
+    assert hand_no is not None
+    dealer.take(dealer.run.rebuy(short, dealer.now))  # during the hand: credited when it ends
+    assert dealer.run.chips[short] == 3_000
+
+    again = dealer.run.on_hand_voided(table, hand_no.hand_no)
+
+    assert again == (hand_no,)
+    assert dealer.run.chips[short] == 3_000 + 3_000
+    assert dealer.run.on_hand_voided(table, hand_no.hand_no + 1) == ()  # not the hand in progress
+
+
 def test_p9_2_a_cash_freeroll_pool_is_made_of_the_sponsored_entries() -> None:
     dealer = Dealer(freeroll("free", guarantee_cents=0, max_players=10), 10)
     assert dealer.run.prize_pool().pool_cents == 10 * 40

@@ -300,6 +300,18 @@ class TournamentRun:
         """The latest time the run was told about: a call with an earlier `now` is refused."""
         return self._state.now
 
+    def on_hand_voided(self, table_id: str, hand_no: int) -> tuple[Message, ...]:
+        """The table engine voided hand `hand_no` of `table_id` (a crash, P-10): every stack is back at the hand's
+        start and the chips bought during it (rebuys, add-ons) were added at once, so they are credited here too
+        before the hand is dealt again at the same level. Anything else (an old hand, a closed table) is ignored."""
+        start = self.hand_in_progress(table_id)
+        if start is None or start.hand_no != hand_no:
+            return ()
+        table = self._state.tables[self._tables.number(table_id)]
+        for player in table.seats.values():
+            self._state.chips[player] += self._state.bought_in_hand.pop(player, 0)
+        return (start,)
+
     def hand_in_progress(self, table_id: str) -> StartHand | None:
         """The `StartHand` of the hand `table_id` (a bus id) is playing, or None. The service deals it again when
         the table engine voided it (a crash: every stack is back at the hand's start, as the run has on record,

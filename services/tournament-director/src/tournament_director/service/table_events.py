@@ -4,14 +4,13 @@ commands are a bug to see at once. Each message is applied in the transaction th
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 
 from platform_kit.bus import Envelope
 from platform_kit.events import table as table_bus
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.domain import run_messages as run
-from tournament_director.domain.run import RunError, TournamentRun
+from tournament_director.domain.run import RunError
 from tournament_director.service.context import Director
 from tournament_director.service.runs import act_on_run
 
@@ -51,17 +50,15 @@ class TableEvents:
             log.warning("hand result not taken", extra={"hand_id": event.hand_id, "reason": str(error)})
 
     async def hand_voided(self, session: AsyncSession, envelope: Envelope) -> None:
-        """A crash voided the hand (stacks back at its start, P-10): deal it again, at the same level."""
+        """A crash voided the hand (stacks back at its start, chips bought during it added, P-10): deal it again,
+        at the same level."""
         event = envelope.event()
         assert isinstance(event, table_bus.HandVoided)
         if event.tournament_id is None:
             return
-
-        def deal_again(r: TournamentRun, _: datetime) -> tuple[run.Message, ...]:
-            start = r.hand_in_progress(event.table_id)
-            return () if start is None or start.hand_no != event.hand_no else (start,)
-
-        await act_on_run(self.director, session, event.tournament_id, deal_again)
+        await act_on_run(
+            self.director, session, event.tournament_id, lambda r, _: r.on_hand_voided(event.table_id, event.hand_no)
+        )
 
     async def command_rejected(self, session: AsyncSession, envelope: Envelope) -> None:
         event = envelope.event()
