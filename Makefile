@@ -8,7 +8,7 @@ PACKAGES := platform_kit platform_runner gateway tournament_director table_engin
 # Parallel workers for the test suite (the machines have 2 cores).
 WORKERS ?= 2
 
-.PHONY: bootstrap run run-distributed test test-fast lint format contracts bench clean
+.PHONY: bootstrap run run-distributed test test-fast e2e lint format contracts bench clean
 
 bootstrap:
 	@command -v uv >/dev/null 2>&1 || $(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
@@ -30,6 +30,10 @@ test: bootstrap
 ## Unit tests only (no servers needed).
 test-fast: bootstrap
 	$(UV) run pytest -n $(WORKERS) -m "not serial and not postgres and not rabbitmq and not e2e"
+
+## The end-to-end runs alone: six service processes on RabbitMQ + PostgreSQL, bots, faults (also part of `test`).
+e2e: bootstrap
+	$(UV) run pytest tests-e2e -m serial
 
 lint: bootstrap
 	$(UV) run ruff check .
