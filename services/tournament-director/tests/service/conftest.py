@@ -1,4 +1,4 @@
-"""The director's service tests share a harness (harness.py, beside this file): the real wallet, rating and
+"""The director's service tests share a harness (director_harness.py, beside this file): the real wallet, rating and
 table-engine apps in process, on one in-memory bus, with bots playing through `table.act` commands."""
 
 import sys

@@ -7,7 +7,7 @@ import uuid
 from datetime import timedelta
 from pathlib import Path
 
-from harness import ADMIN, OPERATOR, START, TOKEN, player_headers, running
+from director_harness import ADMIN, OPERATOR, START, TOKEN, player_headers, running
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}
 

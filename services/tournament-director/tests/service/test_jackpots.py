@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness import CONCESSIONAIRE, running
+from director_harness import CONCESSIONAIRE, running
 from platform_kit.events import tournament as events
 from tournament_director.adapters import jackpot_store
 

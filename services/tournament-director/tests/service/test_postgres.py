@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness import running
+from director_harness import running
 from platform_kit.events import tournament as events
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}

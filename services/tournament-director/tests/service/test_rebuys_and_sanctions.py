@@ -6,7 +6,7 @@ import uuid
 from datetime import timedelta
 from pathlib import Path
 
-from harness import NEVER, player_headers, running
+from director_harness import NEVER, player_headers, running
 from platform_kit.events import rating as rating_events
 from platform_kit.events import tournament as events
 from platform_kit.events.rating import SanctionKind

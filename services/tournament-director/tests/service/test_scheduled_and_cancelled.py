@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from harness import OPERATOR, START, running
+from director_harness import OPERATOR, START, running
 from platform_kit.events import tournament as events
 from platform_kit.testing import eventually
 from tournament_director.domain.payouts import default_schedule, payout_amounts

@@ -6,7 +6,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import httpx
-from harness import running
+from director_harness import running
 from platform_kit.events import tournament as events
 from tournament_director.domain.payouts import default_schedule, payout_amounts
 from tournament_director.service.money import drive_waiting

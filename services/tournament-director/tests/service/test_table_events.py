@@ -7,7 +7,7 @@ import random
 from datetime import UTC, datetime
 from pathlib import Path
 
-from harness import running
+from director_harness import running
 from platform_kit.bus import Envelope
 from platform_kit.events import table as table_bus
 from platform_kit.testing import eventually

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness import START, TOKEN, player_headers, running
+from director_harness import START, TOKEN, player_headers, running
 from tournament_director.adapters import tickets
 from tournament_director.adapters.tickets import Ticket
 
