@@ -1,11 +1,11 @@
 """Builders for the totalizator tests: a standard draw whose matches all end 1:0, and coupons by labels; and
-the `platform` fixture of the service tests (harness.py)."""
+the `platform` fixture of the service tests (totalizator_harness.py)."""
 
 from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
@@ -14,16 +14,16 @@ from typing import Any
 
 import pytest
 
-# The service tests share a harness (harness.py): the totalizator and the real wallet, in-process.
+# The service tests share a harness (totalizator_harness.py): the totalizator and the real wallet, in-process.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from harness import Platform, running
 from platform_kit.migrations import upgrade_to_head
 from totalizator.app import MIGRATIONS as TOTALIZATOR_MIGRATIONS
 from totalizator.domain import MATCH_COUNT, Coupon, CurrencyTerms, Draw, Match, standard_options
 from totalizator.domain.coupon import encode_picks
 from totalizator.domain.currency import minor_unit_exponent
 from totalizator.files.decimals import parse_minor
+from totalizator_harness import Platform, PlatformFactory, running
 from wallet.app import MIGRATIONS as WALLET_MIGRATIONS
 
 CLOSE_AT = datetime(2030, 6, 10, 20, 0, tzinfo=UTC)
@@ -108,9 +108,6 @@ def migrated_databases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pa
         files[service] = folder / f"{service}.db"
         upgrade_to_head(f"sqlite+aiosqlite:///{files[service]}", migrations)
     return files
-
-
-PlatformFactory = Callable[..., AbstractAsyncContextManager[Platform]]
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from harness import CLOSE_AT, STAFF, TOKEN, Platform, draw_body
+from totalizator_harness import CLOSE_AT, STAFF, TOKEN, Platform, draw_body
 
 
 async def test_t2_2_a_draft_is_private_until_announced_then_its_terms_are_public(platform: Platform) -> None:

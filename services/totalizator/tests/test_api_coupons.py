@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from harness import CLOSE_AT, NOW, Platform, picks
 from totalizator.service.wallet import PaymentKind, TransferKind, Wallet, WalletUnavailable
-
-from conftest import PlatformFactory
+from totalizator_harness import CLOSE_AT, NOW, Platform, PlatformFactory, picks
 
 
 async def test_t2_4_a_coupon_holds_the_product_of_its_picks_and_its_stake_moves_to_the_pool(

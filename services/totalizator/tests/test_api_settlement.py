@@ -9,13 +9,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from harness import CLOSE_AT, Platform, another_instance, picks
 from totalizator import cli
 from totalizator.domain.currency import format_minor, minor_unit_exponent
 from totalizator.files.report import usd
 from totalizator.service.wallet import PaymentKind, TransferKind, Wallet, WalletUnavailable
-
-from conftest import PlatformFactory
+from totalizator_harness import CLOSE_AT, Platform, PlatformFactory, another_instance, picks
 
 ALL_ONE_NIL = [(1, 0)] * 8
 RIGHT, WRONG = "1:0", "0:0"

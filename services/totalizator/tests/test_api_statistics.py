@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from harness import Platform, picks
+from totalizator_harness import Platform, picks
 
 
 def option(statistics: dict, match_no: int, label: str) -> dict:

@@ -8,11 +8,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from harness import CLOSE_AT, Platform, another_instance, picks, running
 from platform_kit.testing import create_database, drop_database, eventually
 from sqlalchemy import func, select
 from totalizator.adapters import coupons as coupon_store
 from totalizator.adapters.orm import coupons
+from totalizator_harness import CLOSE_AT, Platform, another_instance, picks, running
 
 pytestmark = pytest.mark.postgres
 

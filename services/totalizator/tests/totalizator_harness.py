@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -248,3 +248,7 @@ async def running(
             httpx.AsyncClient(transport=httpx.ASGITransport(app=wallet_app), base_url="http://wallet") as wallet_http,
         ):
             yield Platform(app, http, wallet_http, clock, bus)
+
+
+# What the `start_platform` fixture returns: starts a platform with the given options, as a context manager.
+PlatformFactory = Callable[..., AbstractAsyncContextManager[Platform]]
