@@ -14,6 +14,11 @@ Two layers: `ledger` calls the use cases in-process (what the database and the t
 `http` sends the same commands to a `platform serve wallet` process over HTTP (what callers see). The load
 generator shares the machine's cores with PostgreSQL and the server.
 
+Besides throughput and latency, each row shows the wallet process's CPU per operation (ledger: this process,
+load generator included; http: the server process) and, for the ledger layer, the database round trips per
+operation (statements, BEGINs and COMMITs, the outbox relay's included): on a shared machine these two move far
+less from run to run than the throughput does.
+
     uv run python bench/bench_wallet.py [--seconds 4] [--concurrency 16] [--layers ledger,http]
 """
 
@@ -36,6 +41,7 @@ from typing import Any
 import httpx
 from platform_kit.bus import InMemoryBus
 from platform_kit.testing import create_database, drop_database
+from sqlalchemy import event
 from wallet.api.schemas import OperationOut
 from wallet.app import create_app
 from wallet.domain.idempotency import fingerprint
@@ -56,6 +62,8 @@ class Result:
     transfers_per_operation: int
     seconds: float
     latencies: list[float]
+    cpu_seconds: float
+    round_trips: int | None
 
     def row(self) -> str:
         ordered = sorted(self.latencies)
@@ -64,10 +72,31 @@ class Result:
             return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
         per_second = self.operations / self.seconds
+        cpu = self.cpu_seconds * 1000 / self.operations
+        trips = "" if self.round_trips is None else f"{self.round_trips / self.operations:.1f}"
         return (
             f"| {self.layer} | {self.scenario} | {self.operations} | {per_second:,.0f} | "
-            f"{per_second * self.transfers_per_operation:,.0f} | {at(0.5):.1f} | {at(0.99):.1f} |"
+            f"{per_second * self.transfers_per_operation:,.0f} | {at(0.5):.1f} | {at(0.99):.1f} | {cpu:.2f} | {trips} |"
         )
+
+
+class RoundTrips:
+    """Counts what an engine sends to the database: statements, BEGINs and COMMITs (rollbacks are rare)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.count = 0
+        for name in ("before_cursor_execute", "begin", "commit"):
+            event.listen(engine, name, self._one)
+
+    def _one(self, *_: Any) -> None:
+        self.count += 1
+
+
+def server_cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def drive(call: Call, seconds: float, concurrency: int) -> tuple[int, float, list[float]]:
@@ -210,13 +239,16 @@ async def main(seconds: float, concurrency: int, layers: list[str]) -> None:
             wallet: Wallet = app.state.wallet
             await prepare(wallet)
             if "ledger" in layers:
+                trips = RoundTrips(wallet.runtime.db.engine.sync_engine)
                 for scenario, call, legs in (
                     ("single pair", ledger_deposit(wallet, 1), 1),
                     ("many accounts", ledger_deposit(wallet, PAIRS), 1),
                     ("buy-ins, one tournament", ledger_buy_in(wallet), 2),
                 ):
+                    cpu, trips.count = time.process_time(), 0
                     count, elapsed, latencies = await drive(call, seconds, concurrency)
-                    results.append(Result("ledger", scenario, count, legs, elapsed, latencies))
+                    cpu = time.process_time() - cpu
+                    results.append(Result("ledger", scenario, count, legs, elapsed, latencies, cpu, trips.count))
             report = await wallet.reconciler.check()
             assert report.ok, report
         if "http" in layers:
@@ -227,8 +259,10 @@ async def main(seconds: float, concurrency: int, layers: list[str]) -> None:
                     ("many accounts", http_deposit(http, PAIRS), 1),
                     ("buy-ins, one tournament", http_buy_in(http), 2),
                 ):
+                    cpu = server_cpu_seconds(process.pid)
                     count, elapsed, latencies = await drive(call, seconds, concurrency)
-                    results.append(Result("http", scenario, count, legs, elapsed, latencies))
+                    cpu = server_cpu_seconds(process.pid) - cpu
+                    results.append(Result("http", scenario, count, legs, elapsed, latencies, cpu, None))
                 reconciliation = (await http.get("/v1/reconciliation", headers={"X-Internal-Token": TOKEN})).json()
                 assert reconciliation["ok"], reconciliation
             finally:
@@ -241,8 +275,10 @@ async def main(seconds: float, concurrency: int, layers: list[str]) -> None:
     print(
         f"\nWallet on PostgreSQL, {concurrency} concurrent callers, {seconds:g} s per scenario (ledger reconciled after)"
     )
-    print("| layer | scenario | operations | operations/s | transfers/s | p50 ms | p99 ms |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print(
+        "| layer | scenario | operations | operations/s | transfers/s | p50 ms | p99 ms | CPU ms/op | round trips/op |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for result in results:
         print(result.row())
 

@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from platform_kit.clock import FrozenClock
 from platform_kit.testing import eventually
 from sqlalchemy import func, select, text
+from wallet.adapters import accounts as accounts_adapter
 from wallet.adapters.orm import metadata, operations, transfers
 from wallet_test_client import WalletApi, running_wallet
 
@@ -72,10 +73,34 @@ async def test_p8_4_payouts_beyond_the_escrow_are_refused_whole(api: WalletApi) 
     too_much = [{"player_id": "p1", "amount": 1000}, {"player_id": "p2", "amount": 801}]
     response = await api.command("/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": too_much})
     problem(response, 409, "insufficient_funds")
+    refusal = response.json()  # the account that fell short, among the three the payout changes
+    assert (refusal["account"], refusal["available"], refusal["needed"]) == ("tournament_escrow:t1:EUR", 1800, 1801)
     assert (await api.balance("p1"), await api.escrow("t1")) == (0, 1800)  # nothing of it was paid
     exact = [{"player_id": "p1", "amount": 1000}, {"player_id": "p2", "amount": 800}]
     assert (await api.command("/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": exact})).status_code == 201
     assert (await api.balance("p1"), await api.balance("p2"), await api.escrow("t1")) == (1000, 800, 0)
+
+
+async def test_p8_4_payouts_to_more_accounts_than_one_statement_changes_are_paid_whole_or_refused_whole(
+    api: WalletApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large payout changes its accounts in several statements (here of two accounts each, the escrow in the
+    last one): a refusal in the last one still leaves nothing paid."""
+    monkeypatch.setattr(accounts_adapter, "ACCOUNTS_PER_STATEMENT", 2)
+    players = [f"p{n}" for n in range(5)]
+    for player in players:
+        await funded(api, player, 100)
+    for player in players:
+        assert (await api.buy_in("t1", player, 90, 10)).status_code == 201
+    too_much = [{"player_id": player, "amount": 91} for player in players]
+    response = await api.command("/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": too_much})
+    problem(response, 409, "insufficient_funds")
+    assert (response.json()["account"], response.json()["needed"]) == ("tournament_escrow:t1:EUR", 455)
+    assert [await api.balance(player) for player in players] == [0] * 5 and await api.escrow("t1") == 450
+    exact = [{"player_id": player, "amount": 90} for player in players]
+    assert (await api.command("/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": exact})).status_code == 201
+    assert [await api.balance(player) for player in players] == [90] * 5 and await api.escrow("t1") == 0
+    assert (await api.reconciliation())["ok"] is True
 
 
 async def test_p8_3_guarantee_overlay_tops_the_pool_up_from_the_concessionaire(api: WalletApi) -> None:
@@ -268,7 +293,13 @@ async def test_holds_reserve_then_post_or_void_or_expire(
     await funded(api, "p1", 1000)
     posted, voided, forgotten = await hold(api, 300), await hold(api, 300), await hold(api, 300, ttl=60)
     assert (await api.player_account("p1"))["available"] == 100
-    problem(await api.command("/v1/holds", {**_hold_body(200)}), 409, "insufficient_funds")
+    refused = await api.command("/v1/holds", {**_hold_body(200)})
+    problem(refused, 409, "insufficient_funds")
+    assert (refused.json()["account"], refused.json()["available"], refused.json()["needed"]) == (
+        "player:p1:EUR",
+        100,
+        200,
+    )
 
     response = await api.command(f"/v1/holds/{posted['hold_id']}/post", {"amount": 250})
     assert response.json()["status"] == "posted" and response.json()["posted_amount"] == 250

@@ -1,20 +1,21 @@
-"""Finding and opening accounts, and changing their running balances under the no-overdraft rule."""
+"""Finding and opening accounts, and changing their running totals under the no-overdraft rule."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import BigInteger, Case, Update, and_, bindparam, case, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters.orm import accounts, players
-from wallet.adapters.sql import insert_ignoring_conflicts
+from wallet.adapters.sql import for_update, insert_ignoring_conflicts
 from wallet.domain.accounts import AccountKey, AccountKind
 from wallet.domain.errors import CurrencyMismatch, ForbiddenConcessionaire, InsufficientFunds, UnknownAccount
-from wallet.domain.ledger import lock_order
+from wallet.domain.ledger import AccountChange
 
 
 @dataclass(frozen=True)
@@ -187,53 +188,81 @@ async def account_states(
     return [AccountState(account_from_row(row), row.balance, row.held) for row in await session.execute(query)]
 
 
-async def apply_changes(
-    session: AsyncSession,
-    changes: Mapping[AccountKey, int],
-    resolved: Mapping[AccountKey, Account],
-    *,
-    released: Mapping[AccountKey, int] | None = None,
-) -> None:
-    """Add each net change to its account's balance (and take `released` off its held amount), one row at a
-    time in the global lock order. An account that may not go negative is only debited while
-    balance − held covers it: the check and the change are one UPDATE, so two concurrent transactions can
-    never both spend the same money (the second waits for the first's row lock, then re-checks)."""
-    released = released or {}
-    touched = sorted(
-        set(changes) | set(released), key=lambda k: lock_order(resolved[k].may_go_negative, resolved[k].id)
+# Accounts per UPDATE: one statement covers every command but the largest payouts and refunds, whose accounts go
+# in several statements (a statement's size and the work of its per-account CASE grow with its accounts).
+ACCOUNTS_PER_STATEMENT = 100
+
+
+async def apply_changes(session: AsyncSession, changes: Mapping[int, AccountChange]) -> None:
+    """Add each change to its account's running totals (by account id), refused whole with InsufficientFunds.
+
+    No overdraft: an account that may not go negative is only changed while its available balance covers the
+    change. The check and the change are one UPDATE, so two concurrent transactions can never both spend the
+    same money (the second waits for the first's row lock, then re-checks the row as committed).
+
+    No deadlock: the rows are locked in one global order, by account id. On PostgreSQL the accounts are first
+    locked by one SELECT … ORDER BY id FOR NO KEY UPDATE (the lock the UPDATE takes), then changed by one
+    UPDATE: that UPDATE starts once every lock is held, sees the rows as they are and never waits. (Locking
+    inside the UPDATE, whose snapshot predates the waits, did deadlock under load: it re-locks the older row
+    versions it sees, and meets the key-share locks that other transactions' transfers take on the accounts.)
+    A single account needs no ordering; a long list goes in statements of consecutive ids."""
+    ids = sorted(changes)
+    for start in range(0, len(ids), ACCOUNTS_PER_STATEMENT):
+        chunk = ids[start : start + ACCOUNTS_PER_STATEMENT]
+        if len(chunk) > 1 and for_update(session):
+            await session.execute(_LOCK_IN_ORDER, {"ids": chunk})
+        params: dict[str, int] = {}
+        for number, account_id in enumerate(chunk):
+            params[f"id_{number}"] = account_id
+            params[f"balance_{number}"] = changes[account_id].balance
+            params[f"held_{number}"] = changes[account_id].held
+        result = await session.execute(_change_statement(len(chunk)), params)
+        if result.rowcount != len(chunk):  # type: ignore[attr-defined]
+            raise await _insufficient(session, {account_id: changes[account_id] for account_id in chunk})
+
+
+# FOR NO KEY UPDATE, not FOR UPDATE: FOR UPDATE would also wait for the key-share locks that other transactions'
+# transfers (their foreign keys) hold on these accounts, taken in their own order: a deadlock. ORDER BY then
+# the lock: the rows are locked one after the other in that order. (SQLite has no row locks: never run there.)
+_LOCK_IN_ORDER = (
+    select(accounts.c.id)
+    .where(accounts.c.id.in_(bindparam("ids", expanding=True)))
+    .order_by(accounts.c.id)
+    .with_for_update(key_share=True)
+)
+
+
+@functools.lru_cache(maxsize=ACCOUNTS_PER_STATEMENT)
+def _change_statement(count: int) -> Update:
+    """The UPDATE of `count` accounts, with bound parameters `id_n`, `balance_n` and `held_n`: built and
+    compiled once per count, not per transaction."""
+    ids = [bindparam(f"id_{number}", type_=BigInteger) for number in range(count)]
+
+    def per_account(column: str) -> Case[Any]:
+        whens = [(accounts.c.id == ids[n], bindparam(f"{column}_{n}", type_=BigInteger)) for n in range(count)]
+        return case(*whens, else_=0)
+
+    balance, held = per_account("balance"), per_account("held")
+    covered = or_(accounts.c.may_go_negative, accounts.c.balance + balance - (accounts.c.held + held) >= 0)
+    return (
+        update(accounts)
+        .where(accounts.c.id.in_(ids), covered)
+        .values(balance=accounts.c.balance + balance, held=accounts.c.held + held)
     )
-    for key in touched:
-        account = resolved[key]
-        change, release = changes.get(key, 0), released.get(key, 0)
-        statement = (
-            update(accounts)
-            .where(accounts.c.id == account.id)
-            .values(balance=accounts.c.balance + change, held=accounts.c.held - release)
-        )
-        if change < 0 and not account.may_go_negative:
-            statement = statement.where(accounts.c.balance - accounts.c.held + release + change >= 0)
-        if (await session.execute(statement)).rowcount != 1:  # type: ignore[attr-defined]
-            raise await _insufficient(session, account, -change - release)
 
 
-async def reserve(session: AsyncSession, account: Account, amount: int) -> None:
-    """Hold `amount` on `account`, refused if its available balance does not cover it."""
-    statement = update(accounts).where(accounts.c.id == account.id).values(held=accounts.c.held + amount)
-    if not account.may_go_negative:
-        statement = statement.where(accounts.c.balance - accounts.c.held >= amount)
-    if (await session.execute(statement)).rowcount != 1:  # type: ignore[attr-defined]
-        raise await _insufficient(session, account, amount)
-
-
-async def release(session: AsyncSession, account_id: int, amount: int) -> None:
-    await session.execute(update(accounts).where(accounts.c.id == account_id).values(held=accounts.c.held - amount))
-
-
-async def _insufficient(session: AsyncSession, account: Account, needed: int) -> InsufficientFunds:
-    row = (await session.execute(select(accounts.c.balance, accounts.c.held).where(accounts.c.id == account.id))).one()
+async def _insufficient(session: AsyncSession, changes: Mapping[int, AccountChange]) -> InsufficientFunds:
+    """The refusal of a change that some account did not cover, naming the first such account. A single
+    account is not locked before its UPDATE, so money may have arrived since the check: the refusal then names
+    the account that was short and shows what it has now."""
+    rows = await session.execute(select(accounts).where(accounts.c.id.in_(list(changes))).order_by(accounts.c.id))
+    spending = [row for row in rows if not row.may_go_negative and changes[row.id].available < 0]
+    assert spending, f"an account change was refused, yet it spends from no checked account: {dict(changes)}"
+    short = next((row for row in spending if row.balance - row.held < -changes[row.id].available), spending[0])
+    key, available, needed = account_from_row(short).key, short.balance - short.held, -changes[short.id].available
     return InsufficientFunds(
-        f"Account {account.key} has {row.balance - row.held} available, {needed} needed.",
-        account=str(account.key),
-        available=row.balance - row.held,
+        f"Account {key} has {available} available, {needed} needed.",
+        account=str(key),
+        available=available,
         needed=needed,
     )

@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, case, func, select
+from sqlalchemy import BigInteger, Row, Select, String, bindparam, case, func, select, true
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from wallet.adapters.accounts import Account
 from wallet.adapters.orm import accounts, operations, transfers
-from wallet.adapters.sql import as_int, as_utc, for_update
+from wallet.adapters.sql import as_int, as_utc, for_update, writes_in_with
 from wallet.domain.accounts import AccountKey, AccountKind
 from wallet.domain.errors import UnknownOperation
 from wallet.domain.operations import Leg, Operation, OperationKind, TaxBase
@@ -38,43 +39,89 @@ class PostedOperation:
 async def insert_operation(
     session: AsyncSession, operation: Operation, resolved: Mapping[AccountKey, Account], now: datetime
 ) -> PostedOperation:
+    """The operation row and its transfers (in leg order): one statement on PostgreSQL, two on SQLite."""
     base = operation.tax_base
-    operation_id = (
-        await session.execute(
-            operations.insert()
-            .values(
-                kind=str(operation.kind),
-                currency=operation.currency,
-                tournament_id=operation.tournament_id,
-                draw_id=operation.draw_id,
-                player_id=operation.player_id,
-                concessionaire_id=operation.concessionaire_id,
-                reference=operation.reference,
-                tax_base=None if base is None else base.amount,
-                reverses_operation_id=operation.reverses,
-                created_at=now,
-            )
-            .returning(operations.c.id)
-        )
-    ).scalar_one()
+    row = {
+        "kind": str(operation.kind),
+        "currency": operation.currency,
+        "tournament_id": operation.tournament_id,
+        "draw_id": operation.draw_id,
+        "player_id": operation.player_id,
+        "concessionaire_id": operation.concessionaire_id,
+        "reference": operation.reference,
+        "tax_base": None if base is None else base.amount,
+        "reverses_operation_id": operation.reverses,
+        "created_at": now,
+    }
     posted = tuple(
         PostedTransfer(resolved[leg.debit], resolved[leg.credit], leg.amount, leg.purpose) for leg in operation.legs
     )
-    await session.execute(
-        transfers.insert(),
-        [
-            {
-                "operation_id": operation_id,
-                "debit_account_id": t.debit.id,
-                "credit_account_id": t.credit.id,
-                "amount": t.amount,
-                "purpose": t.purpose,
-                "created_at": now,
-            }
-            for t in posted
-        ],
-    )
+    if writes_in_with(session):
+        legs = {
+            "debits": [t.debit.id for t in posted],
+            "credits": [t.credit.id for t in posted],
+            "amounts": [t.amount for t in posted],
+            "purposes": [t.purpose for t in posted],
+        }
+        operation_id = (await session.execute(_INSERT_OPERATION_WITH_TRANSFERS, row | legs)).scalar_one()
+    else:
+        operation_id = (await session.execute(_INSERT_OPERATION, row)).scalar_one()
+        rows = [_transfer_row(operation_id, t, now) for t in posted]
+        await session.execute(_INSERT_TRANSFERS, rows)
     return PostedOperation(operation_id, operation, posted, now)
+
+
+def _transfer_row(operation_id: int, transfer: PostedTransfer, now: datetime) -> dict[str, Any]:
+    return {
+        "operation_id": operation_id,
+        "debit_account_id": transfer.debit.id,
+        "credit_account_id": transfer.credit.id,
+        "amount": transfer.amount,
+        "purpose": transfer.purpose,
+        "created_at": now,
+    }
+
+
+def _operation_with_transfers() -> Select[int]:
+    """PostgreSQL: `WITH operation AS (INSERT … RETURNING id), legs AS (INSERT INTO transfers SELECT
+    operation.id, … FROM unnest(the legs' columns as arrays) …) SELECT id FROM operation` — one round trip."""
+    operation = (
+        operations.insert()
+        .values({name: bindparam(name, type_=operations.c[name].type) for name in _OPERATION_COLUMNS})
+        .returning(operations.c.id)
+        .cte("operation")
+    )
+    leg = (
+        func.unnest(
+            bindparam("debits", type_=ARRAY(BigInteger)),
+            bindparam("credits", type_=ARRAY(BigInteger)),
+            bindparam("amounts", type_=ARRAY(BigInteger)),
+            bindparam("purposes", type_=ARRAY(String)),
+        )
+        .table_valued("debit", "credit", "amount", "purpose", with_ordinality="number")
+        .render_derived("leg")
+    )
+    legs = transfers.insert().from_select(
+        ["operation_id", "debit_account_id", "credit_account_id", "amount", "purpose", "created_at"],
+        select(
+            operation.c.id,
+            leg.c.debit,
+            leg.c.credit,
+            leg.c.amount,
+            leg.c.purpose,
+            bindparam("created_at", type_=transfers.c.created_at.type),
+        )
+        .select_from(operation.join(leg, true()))
+        .order_by(leg.c.number),  # transfer ids in leg order
+    )
+    return select(operation.c.id).add_cte(legs.cte("legs"))
+
+
+# Built once with bound parameters: SQLAlchemy then finds them compiled in its cache at once.
+_OPERATION_COLUMNS = [column.name for column in operations.c if column.name != "id"]
+_INSERT_OPERATION_WITH_TRANSFERS = _operation_with_transfers()
+_INSERT_OPERATION = operations.insert().returning(operations.c.id)
+_INSERT_TRANSFERS = transfers.insert()
 
 
 async def load_operation(session: AsyncSession, operation_id: int, *, lock: bool = False) -> PostedOperation:

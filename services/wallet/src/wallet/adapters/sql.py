@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from decimal import Decimal
 
@@ -13,8 +14,13 @@ from sqlalchemy.sql.dml import Insert
 
 def insert_ignoring_conflicts(session: AsyncSession, table: Table) -> Insert:
     """`INSERT … ON CONFLICT DO NOTHING`: on PostgreSQL it waits for a concurrent insert of the same key to
-    commit or roll back, so the caller can then read the winner's row."""
-    dialect = session.get_bind().dialect.name
+    commit or roll back, so the caller can then read the winner's row. Give it its row at execution: the
+    statement is built once per table and dialect, so SQLAlchemy finds it compiled in its cache."""
+    return _insert_ignoring_conflicts(table, session.get_bind().dialect.name)
+
+
+@functools.cache
+def _insert_ignoring_conflicts(table: Table, dialect: str) -> Insert:
     if dialect == "postgresql":
         return postgresql.insert(table).on_conflict_do_nothing()
     return sqlite.insert(table).on_conflict_do_nothing()
@@ -22,6 +28,12 @@ def insert_ignoring_conflicts(session: AsyncSession, table: Table) -> Insert:
 
 def for_update(session: AsyncSession) -> bool:
     """Row locks exist on PostgreSQL; SQLite serialises writers on the whole database instead."""
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def writes_in_with(session: AsyncSession) -> bool:
+    """PostgreSQL runs INSERTs inside a WITH clause (one statement for rows that refer to each other); SQLite
+    does not."""
     return session.get_bind().dialect.name == "postgresql"
 
 

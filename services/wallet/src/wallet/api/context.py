@@ -24,7 +24,9 @@ from wallet.service.wallet import Wallet
 INTERNAL_SCOPE = "internal"
 
 
-def wallet_of(request: Request) -> Wallet:
+# The dependencies are `async def` though they never wait: FastAPI runs a plain `def` dependency in a worker
+# thread, a thread hop per dependency and request for nothing.
+async def wallet_of(request: Request) -> Wallet:
     wallet: Wallet = request.app.state.wallet
     return wallet
 
@@ -36,7 +38,7 @@ async def require_internal_token(request: Request, x_internal_token: Annotated[s
         raise ProblemError("unauthorized", "A valid X-Internal-Token header is required.", status=401)
 
 
-def idempotency_key(idempotency_key: Annotated[str | None, Header()] = None) -> str:
+async def idempotency_key(idempotency_key: Annotated[str | None, Header()] = None) -> str:
     if not idempotency_key:
         raise ProblemError("idempotency_key_missing", "Every command carries an Idempotency-Key header.", status=400)
     if len(idempotency_key) > MAX_KEY_LENGTH:
@@ -46,13 +48,13 @@ def idempotency_key(idempotency_key: Annotated[str | None, Header()] = None) -> 
     return idempotency_key
 
 
-def acting_concessionaire(x_concessionaire_id: Annotated[str | None, Header()] = None) -> str | None:
+async def acting_concessionaire(x_concessionaire_id: Annotated[str | None, Header()] = None) -> str | None:
     """On internal calls made for a concessionaire (e.g. a partner's buy-in relayed by the director), the
     wallet itself refuses to touch anything that is not that concessionaire's."""
     return x_concessionaire_id or None
 
 
-def partner_concessionaire(x_concessionaire_id: Annotated[str | None, Header()] = None) -> str:
+async def partner_concessionaire(x_concessionaire_id: Annotated[str | None, Header()] = None) -> str:
     if not x_concessionaire_id:
         raise ProblemError(
             "concessionaire_missing",
@@ -97,23 +99,23 @@ def render(outcome: Outcome) -> JSONResponse:
     return JSONResponse(outcome.body, status_code=outcome.status, headers=headers, media_type=media_type)
 
 
-def internal_command(
+async def internal_command(
     request: Request,
+    wallet: Annotated[Wallet, Depends(wallet_of)],
     key: Annotated[str, Depends(idempotency_key)],
     acting: Annotated[str | None, Depends(acting_concessionaire)],
 ) -> CommandContext:
-    return CommandContext(wallet_of(request), INTERNAL_SCOPE, key, acting, request.method, request.url.path)
+    return CommandContext(wallet, INTERNAL_SCOPE, key, acting, request.method, request.url.path)
 
 
-def partner_command(
+async def partner_command(
     request: Request,
+    wallet: Annotated[Wallet, Depends(wallet_of)],
     key: Annotated[str, Depends(idempotency_key)],
     concessionaire: Annotated[str, Depends(partner_concessionaire)],
 ) -> CommandContext:
     """A concessionaire's keys live in their own scope: they can never collide with another caller's."""
-    return CommandContext(
-        wallet_of(request), f"partner:{concessionaire}", key, concessionaire, request.method, request.url.path
-    )
+    return CommandContext(wallet, f"partner:{concessionaire}", key, concessionaire, request.method, request.url.path)
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ class Page:
     limit: int
 
 
-def statement_page(
+async def statement_page(
     kind: Annotated[OperationKind | None, Query(description="Only operations of this kind.")] = None,
     since: Annotated[datetime | None, Query(description="Transfers at or after this time.")] = None,
     until: Annotated[datetime | None, Query(description="Transfers before this time.")] = None,

@@ -1,9 +1,11 @@
-"""How an operation changes balances: the net change per account, and the order the accounts are locked in."""
+"""How operations and holds change accounts: the net change per account of an operation, and the change of an
+account's running totals (balance and held) that the no-overdraft rule checks."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from wallet.domain.accounts import AccountKey
 from wallet.domain.operations import Leg
@@ -19,8 +21,28 @@ def net_changes(legs: Iterable[Leg]) -> dict[AccountKey, int]:
     return {key: change for key, change in changes.items() if change}
 
 
-def lock_order(may_go_negative: bool, account_id: int) -> tuple[bool, int]:
-    """Every transaction updates account rows in this one total order, so two transactions can never wait on
-    each other in a cycle (no deadlocks). Accounts that may go negative (margins, cash, the network) are the
-    busiest and need no balance check: they come last, so their row locks are held the shortest time."""
-    return (may_go_negative, account_id)
+@dataclass(frozen=True)
+class AccountChange:
+    """What a transaction adds to an account's balance and to its held amount. Reserving a hold adds to
+    `held`, releasing it takes it off again, posting it does both (the posted part leaves the balance)."""
+
+    balance: int = 0
+    held: int = 0
+
+    @property
+    def available(self) -> int:
+        """The change of the available balance (balance − held): an account that may not go negative must
+        cover it when it is negative."""
+        return self.balance - self.held
+
+    def __add__(self, other: AccountChange) -> AccountChange:
+        return AccountChange(self.balance + other.balance, self.held + other.held)
+
+
+def account_changes(legs: Iterable[Leg], released: Mapping[AccountKey, int]) -> dict[AccountKey, AccountChange]:
+    """What an operation does to its accounts: the net change of each balance, and the held amounts it
+    releases in the same step (posting a hold)."""
+    changes = {key: AccountChange(balance=change) for key, change in net_changes(legs).items()}
+    for key, amount in released.items():
+        changes[key] = changes.get(key, AccountChange()) + AccountChange(held=-amount)
+    return changes

@@ -12,14 +12,16 @@ from platform_kit.events.wallet import AccountRef, HoldCreated, HoldExpired, Hol
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters import holds as rows
-from wallet.adapters.accounts import Account, release, reserve
+from wallet.adapters.accounts import Account
 from wallet.adapters.holds import HoldRow
 from wallet.adapters.ledger import PostedOperation
 from wallet.domain import operations as ops
 from wallet.domain.accounts import AccountKey, AccountKind
 from wallet.domain.errors import InvalidAmount
 from wallet.domain.holds import HoldStatus, amount_to_post, check_can_resolve
+from wallet.domain.ledger import AccountChange
 from wallet.domain.operations import check_amount
+from wallet.service import settlement
 from wallet.service.ledger import Ledger, check_acting
 
 log = logging.getLogger(__name__)
@@ -74,7 +76,7 @@ class Holds:
             now=now,
             expires_at=now + ttl,
         )
-        await reserve(session, resolved[source], amount)
+        await settlement.change(session, {resolved[source].id: AccountChange(held=amount)})
         await self.ledger.outbox.add(
             session,
             HoldCreated(
@@ -118,7 +120,7 @@ class Holds:
     async def void(self, session: AsyncSession, hold_id: int, acting: str | None) -> Hold:
         hold = await self._pending(session, hold_id, acting)
         now = self.ledger.now()
-        await release(session, hold.account.id, hold.row.amount)
+        await settlement.change(session, {hold.account.id: AccountChange(held=-hold.row.amount)})
         row = await self._resolve(session, hold_id, HoldStatus.VOIDED)
         await self.ledger.outbox.add(session, HoldVoided(hold_id=hold_id, released=hold.row.amount), occurred_at=now)
         return Hold(row, hold.account, hold.destination)
@@ -134,13 +136,14 @@ class Holds:
             async with self.db.transaction() as session:
                 now = self.ledger.now()
                 due = await rows.due_for_expiry(session, now, SWEEP_BATCH)
-                # one account after another in the global lock order (hold sources are players' accounts)
-                for row in sorted(due, key=lambda hold: hold.account_id):
-                    await release(session, row.account_id, row.amount)
+                settlement.defer(session)  # the batch's releases in one statement
+                for row in due:
+                    await settlement.change(session, {row.account_id: AccountChange(held=-row.amount)})
                     await rows.resolve_hold(session, row.id, HoldStatus.EXPIRED, now)
                     await self.ledger.outbox.add(
                         session, HoldExpired(hold_id=row.id, released=row.amount), occurred_at=now
                     )
+                await settlement.settle(session)
             expired += len(due)
             if len(due) < SWEEP_BATCH:
                 return expired

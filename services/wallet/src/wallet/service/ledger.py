@@ -11,11 +11,12 @@ from platform_kit.outbox import Outbox
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters import ledger
-from wallet.adapters.accounts import Account, AccountDirectory, apply_changes
+from wallet.adapters.accounts import Account, AccountDirectory
 from wallet.domain.accounts import AccountKey
 from wallet.domain.errors import ForbiddenConcessionaire
-from wallet.domain.ledger import net_changes
+from wallet.domain.ledger import account_changes
 from wallet.domain.operations import Operation
+from wallet.service import settlement
 
 
 class Ledger:
@@ -51,8 +52,10 @@ class Ledger:
         resolved = await self.accounts(session, operation.accounts, acting)
         posted = await ledger.insert_operation(session, operation, resolved, self.now())
         await self.outbox.add(session, operation_posted(posted), occurred_at=posted.created_at)
-        # Balances last: the busiest rows are locked for the shortest time before the commit.
-        await apply_changes(session, net_changes(operation.legs), resolved, released=released)
+        # Balances last (or at the end of the transaction, see settlement): the busiest rows are locked for
+        # the shortest time before the commit.
+        changes = account_changes(operation.legs, released or {})
+        await settlement.change(session, {resolved[key].id: change for key, change in changes.items()})
         return posted
 
 
