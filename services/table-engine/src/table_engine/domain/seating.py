@@ -85,9 +85,10 @@ def next_positions(previous: Positions, seats: Collection[int]) -> NextHand:
         return _heads_up(big_blind, tuple(sorted(seats)), ())
     small_blind = previous.big_blind
     button = previous.small_blind
-    if button == big_blind:
-        # Coming out of heads-up, where the button was also the small blind: the button goes to the last
-        # player before the small blind's seat, so that nobody is skipped.
+    if previous.button == previous.small_blind:
+        # Coming out of heads-up, where the button was also the small blind: that seat may now be the big
+        # blind's, or empty and between the small and the big blind. The button goes to the last player before
+        # the small blind's seat, so that nobody is skipped and the order button, small, big blind holds.
         button = [s for s in clockwise_after(small_blind, seats) if s not in (big_blind, small_blind)][-1]
     waiting = tuple(s for s in sorted(seats) if _strictly_between(button, small_blind, s))
     dealt_in = tuple(s for s in sorted(seats) if s not in waiting)
