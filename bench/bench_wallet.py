@@ -130,7 +130,7 @@ def ledger_deposit(wallet: Wallet, pairs: int) -> Call:
         body = {"currency": "EUR", "amount": 1}
 
         async def act(session: Any) -> Any:
-            return await wallet.money.deposit(session, f"c{n}", f"p{n}", "EUR", 1, None)
+            return await wallet.money.cash(session, OperationKind.DEPOSIT, f"c{n}", f"p{n}", "EUR", 1, None)
 
         await command(wallet, f"partner:c{n}", f"/v1/partner/players/p{n}/deposits", body, act)
 
@@ -226,7 +226,7 @@ async def prepare(wallet: Wallet) -> None:
     for n in range(PAIRS):
         async with wallet.runtime.db.transaction() as session:
             await wallet.money.open_player_account(session, f"p{n}", f"c{n}", "EUR")
-            await wallet.money.deposit(session, f"c{n}", f"p{n}", "EUR", 10**12, None)
+            await wallet.money.cash(session, OperationKind.DEPOSIT, f"c{n}", f"p{n}", "EUR", 10**12, None)
 
 
 async def main(seconds: float, concurrency: int, layers: list[str]) -> None:

@@ -51,3 +51,25 @@ async def test_holds_and_refusals_on_sqlite(sqlite_url: str) -> None:
         account = await api.player_account("p1")
         assert (account["balance"], account["held"]) == (200, 0)
         assert (await api.reconciliation())["ok"] is True
+
+
+async def test_p9_3_bonus_prizes_on_sqlite_are_bonus_money_paid_once(sqlite_url: str) -> None:
+    async with running_wallet(sqlite_url) as (_, api):
+        await api.open_player("p1", "c1")
+        await api.open_player("p2", "c1")
+        first = await api.bonus_prizes("free", "c1", {"p1": 300, "p2": 100}, key="bonus-1")
+        again = await api.bonus_prizes("free", "c1", {"p1": 300, "p2": 100}, key="bonus-1")
+        other = await api.bonus_prizes("free", "c1", {"p1": 300}, key="bonus-1")
+
+        assert first.status_code == 201, first.text
+        assert again.status_code == 201 and again.json() == first.json()
+        assert other.status_code == 409 and other.json()["code"] == "idempotency_key_reused"
+        assert (await api.balance("p1", kind="bonus"), await api.balance("p2", kind="bonus")) == (300, 100)
+        withdraw = {"currency": "EUR", "amount": 1}
+        refused = await api.command("/v1/partner/players/p1/withdrawals", withdraw, concessionaire="c1")
+        assert refused.status_code == 409 and refused.json()["code"] == "insufficient_funds"
+        assert await api.balance("p1") == 0
+        sponsorship = (await api.get("/v1/partner/accounts", concessionaire="c1")).json()["accounts"]
+        assert [(a["kind"], a["balance"]) for a in sponsorship] == [("sponsorship", -400)]
+        report = await api.reconciliation()
+        assert report["ok"] is True and report["currencies"][0]["sum_of_balances"] == 0

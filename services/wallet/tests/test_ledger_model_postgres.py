@@ -1,6 +1,6 @@
 """A Hypothesis stateful model of the ledger, driven through the wallet's REST API on the real PostgreSQL.
 
-Random deposits, withdrawals, buy-ins, payouts, stakes, holds (post, void, expiry), reversals, replays of
+Random deposits, withdrawals, buy-ins, payouts, bonus prizes, stakes, holds (post, void, expiry), reversals, replays of
 earlier commands and reuses of their keys with other bodies. The model predicts each answer and every
 balance; after every step the database must agree with it, every currency must sum to zero and every
 balance must equal its entries.
@@ -38,7 +38,7 @@ pytestmark = pytest.mark.postgres
 
 T = TypeVar("T")
 Key = tuple[str, str, str]  # (kind, owner, currency)
-NOT_NEGATIVE = {"player", "tournament_escrow", "draw_pool", "jackpot_fund", "tax"}
+NOT_NEGATIVE = {"player", "bonus", "tournament_escrow", "draw_pool", "jackpot_fund", "tax"}
 
 
 @dataclass
@@ -228,6 +228,22 @@ class LedgerModel(RuleBasedStateMachine):
         amount = self.around(data, escrow)
         body = {"currency": "EUR", "payouts": [{"player_id": player[1], "amount": amount}]}
         self.money(f"/v1/tournaments/{escrow[1]}/payouts", body, [(escrow, player, amount)])
+
+    @rule(
+        sponsor=st.integers(0, 1),
+        prizes=st.dictionaries(st.integers(0, 2), st.integers(1, 3000), min_size=1, max_size=3),
+    )
+    def bonus_prizes(self, sponsor: int, prizes: dict[int, int]) -> None:
+        """P-9.3: bonus money lands beside the cash, which alone the withdrawals above may take (the model
+        predicts them from the cash balance only)."""
+        sponsorship = ("sponsorship", f"{self.ns}-c{sponsor}", "EUR")
+        body = {
+            "concessionaire_id": sponsorship[1],
+            "currency": "EUR",
+            "prizes": [{"player_id": self.player(number)[1], "amount": amount} for number, amount in prizes.items()],
+        }
+        legs = [(sponsorship, ("bonus", self.player(number)[1], "EUR"), amount) for number, amount in prizes.items()]
+        self.money(f"/v1/tournaments/{self.ns}-free/bonus-prizes", body, legs)
 
     # -- totalizator --------------------------------------------------------------------------------------------
     @rule(data=st.data())

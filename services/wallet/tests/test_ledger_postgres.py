@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -41,8 +42,8 @@ async def funded(api: WalletApi, player: str, amount: int, concessionaire: str =
 
 
 def problem(response: object, status: int, code: str) -> None:
-    assert response.status_code == status, response.text  # type: ignore[attr-defined]
-    assert response.json()["code"] == code  # type: ignore[attr-defined]
+    assert response.status_code == status, response.text
+    assert response.json()["code"] == code
 
 
 async def concessionaire_balance(api: WalletApi, concessionaire: str, kind: str, currency: str = "EUR") -> int:
@@ -136,6 +137,136 @@ async def test_p9_2_sponsored_freeroll_entries_form_the_pool_and_the_tax_base(ap
     assert (await api.command("/v1/tournaments/free/sponsored-entries", body)).status_code == 201
     assert await api.escrow("free") == 50
     assert (await api.get("/v1/tournaments/free")).json()["tax_base"][0]["amount"] == 50
+
+
+# -- bonus freerolls (P-9.3) ------------------------------------------------------------------------------------
+async def test_p9_3_bonus_prizes_go_from_the_sponsorship_account_to_the_players_bonus_accounts(api: WalletApi) -> None:
+    await funded(api, "p1", 100)
+    await api.open_player("p2", "c1")
+    first = await api.bonus_prizes("free", "c1", {"p1": 500, "p2": 200}, key="bonus-1")
+    assert first.status_code == 201, first.text
+    operation = first.json()
+    assert (operation["kind"], operation["tournament_id"], operation["concessionaire_id"]) == (
+        "bonus_prizes",
+        "free",
+        "c1",
+    )
+    assert operation["tax_base"] is None  # bonus money forms no cash prize pool: nothing taxable
+    assert sorted(
+        (t["debit"]["kind"], t["debit"]["owner"], t["credit"]["kind"], t["credit"]["owner"], t["amount"], t["purpose"])
+        for t in operation["transfers"]
+    ) == [
+        ("sponsorship", "c1", "bonus", "p1", 500, "bonus_prize"),
+        ("sponsorship", "c1", "bonus", "p2", 200, "bonus_prize"),
+    ]
+    # The sponsorship account goes negative, as for overlays: what the concessionaire owes until it funds it.
+    assert await concessionaire_balance(api, "c1", "sponsorship") == -700
+    assert (await api.balance("p1"), await api.balance("p1", kind="bonus")) == (100, 500)
+    assert (await api.balance("p2"), await api.balance("p2", kind="bonus")) == (0, 200)
+    assert (await api.get("/v1/tournaments/free")).json() == {"tournament_id": "free", "escrow": None, "tax_base": []}
+
+    # The player sees its bonus money next to its cash, told apart by the kind, on both APIs.
+    for listing in (
+        await api.get("/v1/players/p1/accounts"),
+        await api.get("/v1/partner/players/p1/accounts", concessionaire="c1"),
+    ):
+        assert listing.status_code == 200, listing.text
+        assert sorted((a["kind"], a["currency"], a["balance"], a["available"]) for a in listing.json()["accounts"]) == [
+            ("bonus", "EUR", 500, 500),
+            ("player", "EUR", 100, 100),
+        ]
+        (bonus,) = [a for a in listing.json()["accounts"] if a["kind"] == "bonus"]
+        assert (bonus["owner"], bonus["concessionaire_id"]) == ("p1", "c1")
+    statement = (await api.get("/v1/partner/players/p1/statement", concessionaire="c1")).json()["items"]
+    assert [(line["account"]["kind"], line["amount"], line["operation_kind"]) for line in statement] == [
+        ("bonus", 500, "bonus_prizes"),
+        ("player", 100, "deposit"),
+    ]
+    assert statement[0]["counterparty"] == {"kind": "sponsorship", "owner": "c1", "currency": "EUR"}
+
+    # Same key, same request: the first answer, nothing paid twice. Same key, another request: refused.
+    again = await api.bonus_prizes("free", "c1", {"p1": 500, "p2": 200}, key="bonus-1")
+    assert (again.status_code, again.json()) == (201, operation)
+    assert again.headers["idempotent-replayed"] == "true"
+    problem(await api.bonus_prizes("free", "c1", {"p1": 501, "p2": 200}, key="bonus-1"), 409, "idempotency_key_reused")
+    assert (await api.balance("p1", kind="bonus"), await concessionaire_balance(api, "c1", "sponsorship")) == (
+        500,
+        -700,
+    )
+
+    # One bonus account per player and currency, opened with the first prize in that currency.
+    assert (await api.bonus_prizes("free-usd", "c1", {"p1": 30}, "USD")).status_code == 201
+    assert (await api.balance("p1", "USD", kind="bonus"), await api.balance("p1", kind="bonus")) == (30, 500)
+    report = await api.reconciliation()
+    assert report["ok"] is True and {c["sum_of_balances"] for c in report["currencies"]} == {0}
+
+
+async def test_p9_3_bonus_money_is_not_withdrawable(api: WalletApi) -> None:
+    await funded(api, "p1", 100)
+    assert (await api.bonus_prizes("free", "c1", {"p1": 5000})).status_code == 201
+    withdraw = {"currency": "EUR", "amount": 101}
+    refused = await api.command("/v1/partner/players/p1/withdrawals", withdraw, concessionaire="c1")
+    problem(refused, 409, "insufficient_funds")
+    assert (refused.json()["account"], refused.json()["available"]) == ("player:p1:EUR", 100)
+    cashed = await api.command("/v1/partner/players/p1/withdrawals", withdraw | {"amount": 100}, concessionaire="c1")
+    assert cashed.status_code == 201, cashed.text
+    assert [(t["debit"]["kind"], t["credit"]["kind"]) for t in cashed.json()["transfers"]] == [("player", "cash")]
+    problem(
+        await api.command("/v1/partner/players/p1/withdrawals", withdraw, concessionaire="c1"),
+        409,
+        "insufficient_funds",
+    )
+    # Nor can a hold reserve it, nor move cash into it.
+    problem(await api.command("/v1/holds", _hold_body(1)), 409, "insufficient_funds")
+    await api.deposit("c1", "p1", 10)
+    into_bonus = _hold_body(10) | {"destination": {"kind": "bonus", "owner": "p1"}}
+    problem(await api.command("/v1/holds", into_bonus), 422, "invalid_amount")
+    assert (await api.balance("p1"), await api.balance("p1", kind="bonus")) == (10, 5000)
+    assert (await api.reconciliation())["ok"] is True
+
+
+async def test_p9_3_bonus_prizes_are_refused_whole_when_invalid(api: WalletApi) -> None:
+    await api.open_player("p1", "c1")
+    await api.open_player("p2", "c1")
+
+    def body(prizes: list[dict[str, object]]) -> dict[str, object]:
+        return {"concessionaire_id": "c1", "currency": "EUR", "prizes": prizes}
+
+    async def refused(prizes: list[dict[str, object]], code: str) -> dict[str, Any]:
+        response = await api.command("/v1/tournaments/free/bonus-prizes", body(prizes))
+        problem(response, 422, code)
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    empty = await refused([], "validation_failed")
+    assert [(e["field"], e["code"]) for e in empty["errors"]] == [("body.prizes", "too_short")]
+    for amount, error in ((0, "greater_than"), (-5, "greater_than"), (1.5, "int_type"), ("7", "int_type")):
+        bad = await refused(
+            [{"player_id": "p1", "amount": 10}, {"player_id": "p2", "amount": amount}], "validation_failed"
+        )
+        assert [(e["field"], e["code"]) for e in bad["errors"]] == [("body.prizes.1.amount", error)]
+    twice = [{"player_id": "p1", "amount": 10}, {"player_id": "p2", "amount": 20}, {"player_id": "p1", "amount": 30}]
+    assert (await refused(twice, "duplicate_player"))["player_id"] == "p1"
+    problem(await api.bonus_prizes("free", "c1", {"p1": 10, "ghost": 20}), 404, "unknown_account")
+    problem(await api.bonus_prizes("free", "c1", {"p1": 10}, "eur"), 422, "validation_failed")
+    problem(await api.bonus_prizes("free", "c1", {"p1": 10}, "XXX"), 422, "unknown_currency")
+    listing = (await api.get("/v1/players/p1/accounts")).json()["accounts"]
+    assert [a["kind"] for a in listing] == ["player"]  # nothing was paid, no bonus account opened
+    assert await concessionaire_balance(api, "c1", "sponsorship") == 0
+
+
+async def test_p9_3_bonus_prizes_for_a_concessionaire_touch_only_its_accounts_and_players(api: WalletApi) -> None:
+    await api.open_player("alice", "c1")
+    await api.open_player("bob", "c2")
+    problem(await api.bonus_prizes("free", "c1", {"alice": 10}, concessionaire="c2"), 403, "forbidden_concessionaire")
+    problem(
+        await api.bonus_prizes("free", "c1", {"alice": 10, "bob": 10}, concessionaire="c1"),
+        403,
+        "forbidden_concessionaire",
+    )
+    assert (await api.bonus_prizes("free", "c1", {"alice": 10}, concessionaire="c1")).status_code == 201
+    problem(await api.get("/v1/partner/players/alice/accounts", concessionaire="c2"), 403, "forbidden_concessionaire")
+    assert await api.balance("alice", kind="bonus") == 10
 
 
 async def test_p8_6_jackpot_is_funded_from_the_fee_and_pays_only_what_it_holds(api: WalletApi) -> None:

@@ -72,14 +72,35 @@ class WalletApi:
         body = {"kind": kind, "player_id": player, "currency": currency, "prize_part": prize_part, "fee": fee}
         return await self.command(f"/v1/tournaments/{tournament}/entries", body, key=key)
 
-    async def player_account(self, player: str, currency: str = "EUR") -> dict[str, Any]:
+    async def player_account(self, player: str, currency: str = "EUR", kind: str = "player") -> dict[str, Any]:
+        """The player's cash account in `currency`, or (kind="bonus") its bonus account."""
         response = await self.get(f"/v1/players/{player}/accounts")
         assert response.status_code == 200, response.text
-        (account,) = [a for a in response.json()["accounts"] if a["currency"] == currency]
+        (account,) = [a for a in response.json()["accounts"] if (a["kind"], a["currency"]) == (kind, currency)]
         return account
 
-    async def balance(self, player: str, currency: str = "EUR") -> int:
-        return int((await self.player_account(player, currency))["balance"])
+    async def balance(self, player: str, currency: str = "EUR", kind: str = "player") -> int:
+        return int((await self.player_account(player, currency, kind))["balance"])
+
+    async def bonus_prizes(
+        self,
+        tournament: str,
+        sponsor: str,
+        prizes: dict[str, int],
+        currency: str = "EUR",
+        *,
+        key: str | None = None,
+        concessionaire: str | None = None,
+    ) -> httpx.Response:
+        """P-9.3: `prizes` (player → amount) paid by `sponsor`; `concessionaire`: the one the call acts for."""
+        body = {
+            "concessionaire_id": sponsor,
+            "currency": currency,
+            "prizes": [{"player_id": player, "amount": amount} for player, amount in prizes.items()],
+        }
+        return await self.command(
+            f"/v1/tournaments/{tournament}/bonus-prizes", body, key=key, concessionaire=concessionaire
+        )
 
     async def escrow(self, tournament: str) -> int:
         escrow = (await self.get(f"/v1/tournaments/{tournament}")).json()["escrow"]

@@ -4,15 +4,42 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import BigInteger, Integer, event, text
+from sqlalchemy import BigInteger, DateTime, Dialect, Integer, TypeDecorator, event, text
 from sqlalchemy.engine.url import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+__all__ = ["BigIntPK", "Database", "UtcDateTime"]
+
 # Auto-incrementing 64-bit keys on PostgreSQL; SQLite only auto-increments an INTEGER PRIMARY KEY.
 BigIntPK = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """An aware instant, stored in UTC; its DDL is plain `DateTime(timezone=True)`.
+
+    SQLite keeps no offset: it is dropped on the way in (after converting to UTC) and put back on the way out,
+    so both databases hand back aware UTC datetimes. A naive datetime is refused rather than guessed at.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: instants are stored in UTC, pass an aware one")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        moment: datetime = value
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 class Database:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, DateTime, MetaData, PrimaryKeyConstraint, String, Table
+from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from platform_kit.bus.envelope import Envelope
-from platform_kit.db import Database
+from platform_kit.db import Database, UtcDateTime
 
 INBOX_TABLE = "inbox"
 
@@ -25,7 +25,7 @@ def inbox_table(metadata: MetaData) -> Table:
         Column("consumer", String(100), nullable=False),
         Column("message_id", String(32), nullable=False),
         Column("message_type", String(120), nullable=False),
-        Column("handled_at", DateTime(timezone=True), nullable=False),
+        Column("handled_at", UtcDateTime, nullable=False),
         PrimaryKeyConstraint("consumer", "message_id"),
     )
 

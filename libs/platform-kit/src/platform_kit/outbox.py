@@ -12,13 +12,13 @@ import logging
 import zlib
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, select, text, update
+from sqlalchemy import Column, Integer, MetaData, String, Table, Text, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from platform_kit import correlation
 from platform_kit.bus.envelope import Envelope
 from platform_kit.bus.transport import PRIVATE_PREFIX, Transport
-from platform_kit.db import BigIntPK, Database
+from platform_kit.db import BigIntPK, Database, UtcDateTime
 from platform_kit.events.base import Event
 from platform_kit.tracing import current_trace_context
 
@@ -36,8 +36,8 @@ def outbox_table(metadata: MetaData) -> Table:
         Column("event_type", String(120), nullable=False),
         Column("routing_key", String(200), nullable=False),
         Column("envelope", Text, nullable=False),
-        Column("created_at", DateTime(timezone=True), nullable=False),
-        Column("published_at", DateTime(timezone=True), nullable=True, index=True),
+        Column("created_at", UtcDateTime, nullable=False),
+        Column("published_at", UtcDateTime, nullable=True, index=True),
         Column("attempts", Integer, nullable=False, default=0),
     )
 
@@ -172,5 +172,8 @@ class OutboxRelay:
                 log.exception("outbox relay cycle failed")
                 published = 0
             if published < self.batch_size:
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation that arrives
+                # with the timeout, and stop() would then wait for a loop that never ends.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.outbox.written.wait(), timeout=self.idle_interval)
+                    async with asyncio.timeout(self.idle_interval):
+                        await self.outbox.written.wait()

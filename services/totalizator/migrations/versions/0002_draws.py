@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 from platform_kit.db import BigIntPK
 
-UtcDateTime = sa.DateTime(timezone=True)  # the service reads and writes it through orm.UtcDateTime
+UtcDateTime = sa.DateTime(timezone=True)  # the service reads and writes it through platform_kit.db.UtcDateTime
 
 revision = "0002"
 down_revision = "0001"
@@ -21,7 +21,7 @@ DRAW_ID = sa.String(40)
 COUPON_ID = sa.String(40)
 PLAYER_ID = sa.String(64)
 USD = sa.String(64)
-INSTANT = sa.DateTime(timezone=True)  # the service reads and writes it in UTC through orm.UtcDateTime
+INSTANT = sa.DateTime(timezone=True)  # the service reads and writes it in UTC through platform_kit.db.UtcDateTime
 
 
 def upgrade() -> None:

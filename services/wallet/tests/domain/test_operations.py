@@ -7,7 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from wallet.domain import operations as ops
 from wallet.domain.accounts import AccountKey, AccountKind
-from wallet.domain.errors import CurrencyMismatch, InvalidAmount, JackpotNotFromFee, PrizePartTooSmall
+from wallet.domain.errors import (
+    CurrencyMismatch,
+    DuplicatePlayer,
+    InvalidAmount,
+    JackpotNotFromFee,
+    PrizePartTooSmall,
+)
 from wallet.domain.ledger import net_changes
 from wallet.domain.operations import EntryRefund, Leg, OperationKind
 
@@ -105,6 +111,50 @@ def test_p10_10_refund_returns_the_full_price_with_the_fee_from_the_margin() -> 
 def test_p8_4_payouts_are_one_operation_from_the_escrow() -> None:
     operation = ops.prize_payouts(tournament_id="t1", currency="EUR", payouts=[("p1", 700), ("p2", 300), ("p3", 0)])
     assert net_changes(operation.legs) == {ESCROW: -1000, PLAYER: 700, AccountKey.player("p2", "EUR"): 300}
+
+
+def bonus_prizes(prizes: list[tuple[str, int]]) -> ops.Operation:
+    return ops.bonus_prizes(concessionaire_id="c1", tournament_id="free", currency="EUR", prizes=prizes)
+
+
+def test_p9_3_bonus_prizes_are_one_operation_from_the_sponsorship_to_the_bonus_accounts() -> None:
+    operation = bonus_prizes([("p1", 700), ("p2", 300)])
+    assert net_changes(operation.legs) == {
+        SPONSOR: -1000,
+        AccountKey.bonus("p1", "EUR"): 700,
+        AccountKey.bonus("p2", "EUR"): 300,
+    }
+    assert (operation.kind, operation.tournament_id, operation.concessionaire_id) == (
+        OperationKind.BONUS_PRIZES,
+        "free",
+        "c1",
+    )
+    assert operation.tax_base is None  # no cash prize pool, nothing taxable (P-9.2 is for cash freerolls)
+    assert PLAYER not in operation.accounts  # the players' cash is not touched
+
+
+def test_p9_3_bonus_money_is_the_players_but_never_negative_and_apart_from_its_cash() -> None:
+    assert AccountKind.BONUS.owned_by_player and not AccountKind.BONUS.owned_by_concessionaire
+    assert not AccountKind.BONUS.may_go_negative
+    withdrawal = ops.withdrawal("p1", "c1", "EUR", 100, None)
+    assert net_changes(withdrawal.legs) == {
+        PLAYER: -100,
+        AccountKey.of_concessionaire(AccountKind.CASH, "c1", "EUR"): 100,
+    }
+
+
+@pytest.mark.parametrize(
+    ("prizes", "refusal"),
+    [
+        ([], InvalidAmount),
+        ([("p1", 0)], InvalidAmount),
+        ([("p1", 10), ("p2", -1)], InvalidAmount),
+        ([("p1", 10), ("p2", 20), ("p1", 30)], DuplicatePlayer),
+    ],
+)
+def test_p9_3_bonus_prizes_are_positive_one_per_player(prizes: list[tuple[str, int]], refusal: type[Exception]) -> None:
+    with pytest.raises(refusal):
+        bonus_prizes(prizes)
 
 
 @pytest.mark.parametrize(

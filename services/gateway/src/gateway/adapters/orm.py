@@ -5,37 +5,14 @@ Identifiers are 32-character hex strings (128 random bits): other services store
 Secrets are never stored: passwords as argon2 hashes, refresh tokens and API keys as SHA-256 digests.
 """
 
-from datetime import UTC, datetime
-from typing import Any
-
+from platform_kit.db import UtcDateTime
 from platform_kit.runtime import add_messaging_tables
-from sqlalchemy import Column, Date, DateTime, ForeignKey, Index, MetaData, String, Table
-from sqlalchemy.engine import Dialect
-from sqlalchemy.types import TypeDecorator
+from sqlalchemy import Column, Date, ForeignKey, Index, MetaData, String, Table
 
 metadata = MetaData()
 add_messaging_tables(metadata)
 
 ID = 32  # 128 random bits, hex
-
-
-class UtcDateTime(TypeDecorator[datetime]):
-    """Aware UTC datetimes in and out on both databases (SQLite would hand back naive ones)."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError("naive datetimes are not stored: pass an aware one")
-        return value.astimezone(UTC)
-
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 concessionaires = Table(

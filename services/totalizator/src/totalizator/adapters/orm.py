@@ -4,17 +4,12 @@ US-dollar amounts (rates, jackpots, pools) are exact decimal strings, never floa
 integers of their currency's minor units. Every instant is stored in UTC.
 """
 
-from datetime import UTC, datetime
-from typing import Any
-
-from platform_kit.db import BigIntPK
+from platform_kit.db import BigIntPK, UtcDateTime
 from platform_kit.runtime import add_messaging_tables
 from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
-    DateTime,
-    Dialect,
     ForeignKey,
     Index,
     Integer,
@@ -25,31 +20,9 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.types import TypeDecorator
 
 metadata = MetaData()
 add_messaging_tables(metadata)
-
-
-class UtcDateTime(TypeDecorator[datetime]):
-    """An aware instant, stored in UTC. SQLite keeps no offset: it is dropped on the way in (after converting
-    to UTC) and put back on the way out, so both databases hand back aware UTC datetimes."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError(f"naive datetime {value!r}: instants are stored in UTC")
-        return value.astimezone(UTC)
-
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        moment: datetime = value
-        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 DRAW_ID = String(40)

@@ -85,7 +85,8 @@ class AccountDirectory:
     async def resolve(
         self, session: AsyncSession, keys: Iterable[AccountKey], now: datetime
     ) -> dict[AccountKey, Account]:
-        """The accounts of `keys`; system accounts are opened on first use, players' must have been opened."""
+        """The accounts of `keys`; system accounts and a known player's bonus account are opened on first use,
+        a player's cash account must have been opened (which registers the player with its concessionaire)."""
         wanted = set(keys)
         found = {key: self._accounts[key] for key in wanted if key in self._accounts}
         missing = wanted - found.keys()
@@ -98,7 +99,11 @@ class AccountDirectory:
                 raise UnknownAccount(
                     f"Player {key.owner!r} has no {key.currency} account.", player_id=key.owner, currency=key.currency
                 )
-            found[key] = await self.open(session, key, key.concessionaire_id, now)
+            # A player's bonus account opens with its first bonus prize, under the player's concessionaire.
+            concessionaire = (
+                await self.concessionaire_of(session, key.owner) if key.kind.owned_by_player else key.concessionaire_id
+            )
+            found[key] = await self.open(session, key, concessionaire, now)
         return found
 
     async def find(self, session: AsyncSession, key: AccountKey) -> Account | None:

@@ -15,7 +15,9 @@ from platform_kit.errors import PROBLEM_JSON, ProblemError
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from wallet.adapters.ledger import PostedOperation
 from wallet.adapters.statements import StatementFilter, parse_cursor
+from wallet.api.schemas import OperationOut
 from wallet.domain.idempotency import MAX_KEY_LENGTH, fingerprint
 from wallet.domain.operations import OperationKind
 from wallet.service.idempotent import Outcome
@@ -65,6 +67,7 @@ async def partner_concessionaire(x_concessionaire_id: Annotated[str | None, Head
 
 
 Action = Callable[[AsyncSession], Awaitable[BaseModel]]
+Posting = Callable[[AsyncSession], Awaitable[PostedOperation]]
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,14 @@ class CommandContext:
 
         outcome = await self.wallet.executor.run(self.scope, self.key, request_fingerprint, status, command)
         return render(outcome)
+
+    async def post_operation(self, body: BaseModel, posting: Posting) -> JSONResponse:
+        """`run` for the money operations: `posting(session)` posts one, answered as an `OperationOut` (201)."""
+
+        async def act(session: AsyncSession) -> OperationOut:
+            return OperationOut.of(await posting(session))
+
+        return await self.run(body, act)
 
 
 def render(outcome: Outcome) -> JSONResponse:

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from wallet.api.context import Acting, Internal, PageDep, WalletDep, require_internal_token
 from wallet.api.schemas import (
     AccountOut,
+    BonusPrizesIn,
     CurrencyOut,
     DrawPaymentsIn,
     DrawPoolsOut,
@@ -92,9 +93,9 @@ async def currencies() -> list[CurrencyOut]:
 async def paid_entry(tournament_id: str, body: EntryIn, command: Internal) -> JSONResponse:
     """Buy-in, rebuy or add-on (P-8.1, P-4.4): prize part to the escrow, fee to the player's concessionaire's
     margin (less `jackpot_contribution`, to its jackpot fund, P-8.6); the price is recorded as tax base (P-8.7)."""
-
-    async def act(session: AsyncSession) -> OperationOut:
-        posted = await command.wallet.money.paid_entry(
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.paid_entry(
             session,
             OperationKind(body.kind),
             tournament_id=tournament_id,
@@ -104,18 +105,16 @@ async def paid_entry(tournament_id: str, body: EntryIn, command: Internal) -> JS
             fee=body.fee,
             jackpot_contribution=body.jackpot_contribution,
             acting=command.acting,
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+        ),
+    )
 
 
 @router.post("/tournaments/{tournament_id}/satellite-entries", tags=["tournaments"], **OPERATION)
 async def satellite_entry(tournament_id: str, body: SatelliteEntryIn, command: Internal) -> JSONResponse:
     """P-3.4: a qualified player's entry, paid from the satellite's escrow, counted as a paid buy-in."""
-
-    async def act(session: AsyncSession) -> OperationOut:
-        posted = await command.wallet.money.satellite_entry(
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.satellite_entry(
             session,
             tournament_id=tournament_id,
             satellite_id=body.satellite_tournament_id,
@@ -124,18 +123,16 @@ async def satellite_entry(tournament_id: str, body: SatelliteEntryIn, command: I
             prize_part=body.prize_part,
             fee=body.fee,
             acting=command.acting,
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+        ),
+    )
 
 
 @router.post("/tournaments/{tournament_id}/sponsored-entries", tags=["tournaments"], **OPERATION)
 async def sponsored_entry(tournament_id: str, body: SponsoredEntryIn, command: Internal) -> JSONResponse:
     """P-9.2: the concessionaire buys a freeroll player's entry from its sponsorship account."""
-
-    async def act(session: AsyncSession) -> OperationOut:
-        posted = await command.wallet.money.sponsored_entry(
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.sponsored_entry(
             session,
             tournament_id=tournament_id,
             player_id=body.player_id,
@@ -143,10 +140,8 @@ async def sponsored_entry(tournament_id: str, body: SponsoredEntryIn, command: I
             currency=body.currency,
             amount=body.amount,
             acting=command.acting,
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+        ),
+    )
 
 
 @router.post("/tournaments/{tournament_id}/overlays", tags=["tournaments"], **OPERATION)
@@ -154,8 +149,9 @@ async def overlay(tournament_id: str, body: OverlayIn, command: Internal) -> JSO
     """P-8.3 guarantee overlay or P-10.11 cancellation overlay, from the concessionaire's sponsorship account."""
     kind = OperationKind.GUARANTEE_OVERLAY if body.cause == "guarantee" else OperationKind.CANCELLATION_OVERLAY
 
-    async def act(session: AsyncSession) -> OperationOut:
-        posted = await command.wallet.money.overlay(
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.overlay(
             session,
             kind,
             tournament_id=tournament_id,
@@ -163,55 +159,65 @@ async def overlay(tournament_id: str, body: OverlayIn, command: Internal) -> JSO
             currency=body.currency,
             amount=body.amount,
             acting=command.acting,
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+        ),
+    )
 
 
 @router.post("/tournaments/{tournament_id}/payouts", tags=["tournaments"], **OPERATION)
 async def prize_payouts(tournament_id: str, body: PayoutsIn, command: Internal) -> JSONResponse:
     """Prizes (P-8.4, P-8.5) from the escrow, all in one operation; refused if the escrow cannot cover them."""
-
-    async def act(session: AsyncSession) -> OperationOut:
-        payouts = [(p.player_id, p.amount) for p in body.payouts]
-        posted = await command.wallet.money.prize_payouts(
+    payouts = [(p.player_id, p.amount) for p in body.payouts]
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.prize_payouts(
             session, tournament_id=tournament_id, currency=body.currency, payouts=payouts
-        )
-        return OperationOut.of(posted)
+        ),
+    )
 
-    return await command.run(body, act)
+
+@router.post("/tournaments/{tournament_id}/bonus-prizes", tags=["tournaments"], **OPERATION)
+async def bonus_prizes(tournament_id: str, body: BonusPrizesIn, command: Internal) -> JSONResponse:
+    """P-9.3: a bonus freeroll's prizes (P-9.1: offered by the concessionaire), all in one operation, from its
+    sponsorship account to each winner's bonus account (not withdrawable, no tax base); one prize per player."""
+    prizes = [(p.player_id, p.amount) for p in body.prizes]
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.bonus_prizes(
+            session,
+            tournament_id=tournament_id,
+            concessionaire_id=body.concessionaire_id,
+            currency=body.currency,
+            prizes=prizes,
+            acting=command.acting,
+        ),
+    )
 
 
 @router.post("/tournaments/{tournament_id}/refunds", tags=["tournaments"], **OPERATION)
 async def refunds(tournament_id: str, body: RefundsIn, command: Internal) -> JSONResponse:
     """P-10.10: the full price back, prize part from the escrow and fee from the concessionaire's margin."""
-
-    async def act(session: AsyncSession) -> OperationOut:
-        items = [(r.player_id, r.prize_part, r.fee) for r in body.refunds]
-        posted = await command.wallet.money.refunds(
+    items = [(r.player_id, r.prize_part, r.fee) for r in body.refunds]
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.refunds(
             session, tournament_id=tournament_id, currency=body.currency, items=items
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+        ),
+    )
 
 
 @router.post("/tournaments/{tournament_id}/tax-accruals", tags=["tournaments"], **OPERATION)
 async def tax_accrual(tournament_id: str, body: TaxAccrualIn, command: Internal) -> JSONResponse:
     """P-8.7: set the tax due on the tournament's base aside, from the concessionaire's margin."""
-
-    async def act(session: AsyncSession) -> OperationOut:
-        posted = await command.wallet.money.tax_accrual(
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.tax_accrual(
             session,
             concessionaire_id=body.concessionaire_id,
             tournament_id=tournament_id,
             currency=body.currency,
             amount=body.amount,
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+        ),
+    )
 
 
 @router.get("/tournaments/{tournament_id}", tags=["tournaments"], response_model=TournamentLedgerOut)
@@ -229,25 +235,24 @@ async def tournament_ledger(tournament_id: str, wallet: WalletDep) -> Tournament
 @router.post("/jackpots/{concessionaire_id}/awards", tags=["tournaments"], **OPERATION)
 async def jackpot_award(concessionaire_id: str, body: JackpotAwardIn, command: Internal) -> JSONResponse:
     """P-8.6: pay a progressive jackpot from the concessionaire's jackpot fund."""
-
-    async def act(session: AsyncSession) -> OperationOut:
-        posted = await command.wallet.money.jackpot_award(
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.jackpot_award(
             session,
             concessionaire_id=concessionaire_id,
             player_id=body.player_id,
             currency=body.currency,
             amount=body.amount,
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+        ),
+    )
 
 
 # -- totalizator ----------------------------------------------------------------------------------------------
 @router.post("/draws/{draw_id}/stakes", tags=["totalizator"], **OPERATION)
 async def stake(draw_id: str, body: StakeIn, command: Internal) -> JSONResponse:
-    async def act(session: AsyncSession) -> OperationOut:
-        posted = await command.wallet.money.stake(
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.stake(
             session,
             draw_id=draw_id,
             player_id=body.player_id,
@@ -255,10 +260,8 @@ async def stake(draw_id: str, body: StakeIn, command: Internal) -> JSONResponse:
             amount=body.amount,
             coupon_id=body.coupon_id,
             acting=command.acting,
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+        ),
+    )
 
 
 @router.post("/draws/{draw_id}/payouts", tags=["totalizator"], **OPERATION)
@@ -274,28 +277,25 @@ async def draw_refunds(draw_id: str, body: DrawPaymentsIn, command: Internal) ->
 
 
 async def _draw_payments(kind: OperationKind, draw_id: str, body: DrawPaymentsIn, command: Internal) -> JSONResponse:
-    async def act(session: AsyncSession) -> OperationOut:
-        payments = [(p.player_id, p.amount) for p in body.payments]
-        posted = await command.wallet.money.draw_payments(
+    payments = [(p.player_id, p.amount) for p in body.payments]
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.draw_payments(
             session, kind, draw_id=draw_id, currency=body.currency, payments=payments
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+        ),
+    )
 
 
 @router.post("/draws/{draw_id}/organizer-transfers", tags=["totalizator"], **OPERATION)
 async def organizer_transfer(draw_id: str, body: OrganizerTransferIn, command: Internal) -> JSONResponse:
     """Between the draw's pool and the network: organizer share (T-1.1), top-up (T-6.2, T-4.4), rounding
     remainder (T-6.3), jackpot carry and release (T-3.2, T-4)."""
-
-    async def act(session: AsyncSession) -> OperationOut:
-        posted = await command.wallet.money.organizer_transfer(
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.organizer_transfer(
             session, OperationKind(body.kind), draw_id=draw_id, currency=body.currency, amount=body.amount
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+        ),
+    )
 
 
 @router.get("/draws/{draw_id}", tags=["totalizator"], response_model=DrawPoolsOut)
@@ -365,11 +365,9 @@ async def operation(operation_id: int, wallet: WalletDep, acting: Acting) -> Ope
 @router.post("/operations/{operation_id}/reversal", tags=["operations"], **OPERATION)
 async def reverse(operation_id: int, body: ReversalIn, command: Internal) -> JSONResponse:
     """Correct an operation by posting its mirror image (the ledger is append-only). Once per operation."""
-
-    async def act(session: AsyncSession) -> OperationOut:
-        return OperationOut.of(await command.wallet.money.reverse(session, operation_id, body.reason, command.acting))
-
-    return await command.run(body, act)
+    return await command.post_operation(
+        body, lambda session: command.wallet.money.reverse(session, operation_id, body.reason, command.acting)
+    )
 
 
 @router.get("/reconciliation", tags=["operations"], response_model=ReconciliationOut)

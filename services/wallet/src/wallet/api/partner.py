@@ -23,6 +23,7 @@ from wallet.api.schemas import (
     StatementOut,
 )
 from wallet.domain.accounts import AccountKind
+from wallet.domain.operations import OperationKind
 
 router = APIRouter(prefix="/v1/partner", tags=["partner"], dependencies=[Depends(require_internal_token)])
 
@@ -50,27 +51,22 @@ async def player_accounts(player_id: str, wallet: WalletDep, concessionaire: Par
 @router.post("/players/{player_id}/deposits", response_model=OperationOut, status_code=201)
 async def deposit(player_id: str, body: CashIn, command: Partner) -> JSONResponse:
     """Money the player paid in at the concessionaire's cashier: from the concessionaire's cash account."""
-
-    async def act(session: AsyncSession) -> OperationOut:
-        posted = await command.wallet.money.deposit(
-            session, command.concessionaire, player_id, body.currency, body.amount, body.reference
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+    return await _cash(OperationKind.DEPOSIT, player_id, body, command)
 
 
 @router.post("/players/{player_id}/withdrawals", response_model=OperationOut, status_code=201)
 async def withdrawal(player_id: str, body: CashIn, command: Partner) -> JSONResponse:
     """Money the player takes out through the concessionaire's cashier; refused beyond the available balance."""
+    return await _cash(OperationKind.WITHDRAWAL, player_id, body, command)
 
-    async def act(session: AsyncSession) -> OperationOut:
-        posted = await command.wallet.money.withdraw(
-            session, command.concessionaire, player_id, body.currency, body.amount, body.reference
-        )
-        return OperationOut.of(posted)
 
-    return await command.run(body, act)
+async def _cash(kind: OperationKind, player_id: str, body: CashIn, command: Partner) -> JSONResponse:
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.cash(
+            session, kind, command.concessionaire, player_id, body.currency, body.amount, body.reference
+        ),
+    )
 
 
 @router.get("/players/{player_id}/statement", response_model=StatementOut)
@@ -98,14 +94,12 @@ async def player_statement(
 async def funding(body: FundingIn, command: Partner) -> JSONResponse:
     """The concessionaire's own money into its sponsorship account (overlays, sponsored entries) or its
     jackpot fund."""
-
-    async def act(session: AsyncSession) -> OperationOut:
-        posted = await command.wallet.money.fund(
+    return await command.post_operation(
+        body,
+        lambda session: command.wallet.money.fund(
             session, command.concessionaire, AccountKind(body.account_kind), body.currency, body.amount, body.reference
-        )
-        return OperationOut.of(posted)
-
-    return await command.run(body, act)
+        ),
+    )
 
 
 @router.get("/accounts", response_model=ConcessionaireAccountsOut)

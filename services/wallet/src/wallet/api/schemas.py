@@ -99,6 +99,19 @@ class PayoutsIn(_In):
     payouts: list[PlayerAmount] = Field(min_length=1, max_length=5000)
 
 
+class PlayerPrizeIn(_In):
+    player_id: Id
+    amount: Amount
+
+
+class BonusPrizesIn(_In):
+    """P-9.3: a bonus freeroll's prizes by final ranking, paid by the concessionaire that offers them (P-9.1)."""
+
+    concessionaire_id: Id
+    currency: CurrencyCode
+    prizes: list[PlayerPrizeIn] = Field(min_length=1, max_length=5000, description="One per player.")
+
+
 class EntryRefundIn(_In):
     player_id: Id
     prize_part: AmountOrZero
@@ -175,7 +188,10 @@ class AccountRefOut(BaseModel):
 
 class AccountOut(BaseModel):
     id: int
-    kind: str
+    kind: str = Field(
+        description="A player's accounts are `player` (its cash, the only money withdrawn) and `bonus` (bonus "
+        "prizes, P-9.3, not withdrawable)."
+    )
     owner: str
     currency: str
     minor_units: int

@@ -10,6 +10,7 @@ Which accounts may go negative (and why):
 | kind | owner | may go negative | why |
 |---|---|---|---|
 | player | player | no | a player never spends money they do not have (no overdraft) |
+| bonus | player | no | bonus prizes (P-9.3): the player's, but not withdrawable, so kept apart from its cash |
 | tournament_escrow | tournament | no | prizes and refunds cannot pay out more than was collected plus overlays |
 | draw_pool | draw | no | same for a totalizator draw, per currency |
 | jackpot_fund | concessionaire | no | a progressive jackpot pays only what was contributed to it (P-8.6) |
@@ -31,6 +32,7 @@ NETWORK_OWNER = "network"
 
 class AccountKind(StrEnum):
     PLAYER = "player"
+    BONUS = "bonus"
     TOURNAMENT_ESCROW = "tournament_escrow"
     DRAW_POOL = "draw_pool"
     JACKPOT_FUND = "jackpot_fund"
@@ -50,6 +52,10 @@ class AccountKind(StrEnum):
         return self in CONCESSIONAIRE_KINDS
 
     @property
+    def owned_by_player(self) -> bool:
+        return self in PLAYER_KINDS
+
+    @property
     def one_currency_per_owner(self) -> bool:
         """A tournament is played in one currency: its escrow cannot be opened in a second one."""
         return self is AccountKind.TOURNAMENT_ESCROW
@@ -64,6 +70,8 @@ _MAY_GO_NEGATIVE = frozenset(
         AccountKind.TOTALIZATOR_JACKPOT,
     }
 )
+# A player's cash (the only money a withdrawal takes) and its bonus money.
+PLAYER_KINDS = frozenset({AccountKind.PLAYER, AccountKind.BONUS})
 CONCESSIONAIRE_KINDS = frozenset(
     {AccountKind.CASH, AccountKind.MARGIN, AccountKind.SPONSORSHIP, AccountKind.JACKPOT_FUND, AccountKind.TAX}
 )
@@ -78,6 +86,10 @@ class AccountKey:
     @classmethod
     def player(cls, player_id: str, currency: str) -> AccountKey:
         return cls(AccountKind.PLAYER, player_id, currency)
+
+    @classmethod
+    def bonus(cls, player_id: str, currency: str) -> AccountKey:
+        return cls(AccountKind.BONUS, player_id, currency)
 
     @classmethod
     def escrow(cls, tournament_id: str, currency: str) -> AccountKey:

@@ -54,6 +54,12 @@ class JackpotNotFromFee(Refusal):
     code = "jackpot_contribution_exceeds_fee"
 
 
+class DuplicatePlayer(Refusal):
+    """A list of per-player amounts names a player twice (P-9.3: one prize per player)."""
+
+    code = "duplicate_player"
+
+
 class UnknownHold(Refusal):
     code = "unknown_hold"
 

@@ -14,7 +14,13 @@ from enum import StrEnum
 
 from wallet.domain.accounts import AccountKey, AccountKind
 from wallet.domain.currencies import currency as known_currency
-from wallet.domain.errors import CurrencyMismatch, InvalidAmount, JackpotNotFromFee, PrizePartTooSmall
+from wallet.domain.errors import (
+    CurrencyMismatch,
+    DuplicatePlayer,
+    InvalidAmount,
+    JackpotNotFromFee,
+    PrizePartTooSmall,
+)
 
 
 class OperationKind(StrEnum):
@@ -31,6 +37,7 @@ class OperationKind(StrEnum):
     GUARANTEE_OVERLAY = "guarantee_overlay"
     CANCELLATION_OVERLAY = "cancellation_overlay"
     PRIZE_PAYOUT = "prize_payout"
+    BONUS_PRIZES = "bonus_prizes"
     REFUND = "refund"
     JACKPOT_AWARD = "jackpot_award"
     TAX_ACCRUAL = "tax_accrual"
@@ -306,6 +313,27 @@ def prize_payouts(*, tournament_id: str, currency: str, payouts: Sequence[tuple[
         currency,
         _legs(*(Leg(escrow, AccountKey.player(player, currency), amount, "prize") for player, amount in payouts)),
         tournament_id=tournament_id,
+    )
+
+
+def bonus_prizes(
+    *, concessionaire_id: str, tournament_id: str, currency: str, prizes: Sequence[tuple[str, int]]
+) -> Operation:
+    """P-9.1, P-9.3: a bonus freeroll's prizes, offered by the concessionaire, in one operation (all or none):
+    from its sponsorship account (a promise, never refused, like an overlay) to each winner's bonus account.
+    Bonus money is not withdrawable and forms no cash prize pool, so it is no tax base (P-9.2 is for cash)."""
+    seen: set[str] = set()
+    for player, _ in prizes:
+        if player in seen:
+            raise DuplicatePlayer(f"Player {player!r} is listed twice: one prize per player.", player_id=player)
+        seen.add(player)
+    sponsor = AccountKey.of_concessionaire(AccountKind.SPONSORSHIP, concessionaire_id, currency)
+    return Operation(
+        OperationKind.BONUS_PRIZES,
+        currency,
+        tuple(Leg(sponsor, AccountKey.bonus(player, currency), amount, "bonus_prize") for player, amount in prizes),
+        tournament_id=tournament_id,
+        concessionaire_id=concessionaire_id,
     )
 
 

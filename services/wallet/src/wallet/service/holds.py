@@ -16,7 +16,7 @@ from wallet.adapters.accounts import Account
 from wallet.adapters.holds import HoldRow
 from wallet.adapters.ledger import PostedOperation
 from wallet.domain import operations as ops
-from wallet.domain.accounts import AccountKey, AccountKind
+from wallet.domain.accounts import PLAYER_KINDS, AccountKey, AccountKind
 from wallet.domain.errors import InvalidAmount
 from wallet.domain.holds import HoldStatus, amount_to_post, check_can_resolve
 from wallet.domain.ledger import AccountChange
@@ -26,8 +26,9 @@ from wallet.service.ledger import Ledger, check_acting
 
 log = logging.getLogger(__name__)
 
-# A hold reserves a player's money for the platform's own accounts: a tournament's escrow, a draw's pool …
-HOLD_DESTINATIONS = frozenset(AccountKind) - {AccountKind.PLAYER, AccountKind.CASH}
+# A hold reserves a player's cash for the platform's own accounts: a tournament's escrow, a draw's pool … (never
+# a player's, which would make cash into bonus money).
+HOLD_DESTINATIONS = frozenset(AccountKind) - PLAYER_KINDS - {AccountKind.CASH}
 SWEEP_BATCH = 200
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from platform_kit.events.wallet import AccountOpened
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,6 +17,12 @@ from wallet.domain.currencies import currency as known_currency
 from wallet.domain.errors import AlreadyReversed, NotReversible
 from wallet.domain.operations import EntryRefund, OperationKind
 from wallet.service.ledger import Ledger, check_acting
+
+# Money in and out through the concessionaire's cashier: (player, concessionaire, currency, amount, reference).
+CASH_OPERATIONS: dict[OperationKind, Callable[[str, str, str, int, str | None], ops.Operation]] = {
+    OperationKind.DEPOSIT: ops.deposit,
+    OperationKind.WITHDRAWAL: ops.withdrawal,
+}
 
 
 class Money:
@@ -48,28 +54,18 @@ class Money:
         return account, True
 
     # -- the concessionaire's cashier ---------------------------------------------------------------------------
-    async def deposit(
+    async def cash(
         self,
         session: AsyncSession,
+        kind: OperationKind,
         concessionaire_id: str,
         player_id: str,
         currency: str,
         amount: int,
         reference: str | None,
     ) -> PostedOperation:
-        operation = ops.deposit(player_id, concessionaire_id, currency, amount, reference)
-        return await self.ledger.post(session, operation, acting=concessionaire_id)
-
-    async def withdraw(
-        self,
-        session: AsyncSession,
-        concessionaire_id: str,
-        player_id: str,
-        currency: str,
-        amount: int,
-        reference: str | None,
-    ) -> PostedOperation:
-        operation = ops.withdrawal(player_id, concessionaire_id, currency, amount, reference)
+        """A deposit or withdrawal the concessionaire reports, posted acting for it: only its own players' money."""
+        operation = CASH_OPERATIONS[kind](player_id, concessionaire_id, currency, amount, reference)
         return await self.ledger.post(session, operation, acting=concessionaire_id)
 
     async def fund(
@@ -175,6 +171,22 @@ class Money:
     ) -> PostedOperation:
         operation = ops.prize_payouts(tournament_id=tournament_id, currency=currency, payouts=payouts)
         return await self.ledger.post(session, operation)
+
+    async def bonus_prizes(
+        self,
+        session: AsyncSession,
+        *,
+        tournament_id: str,
+        concessionaire_id: str,
+        currency: str,
+        prizes: Sequence[tuple[str, int]],
+        acting: str | None,
+    ) -> PostedOperation:
+        """P-9.3: (player, amount) per winner; a winner's bonus account is opened with its first prize."""
+        operation = ops.bonus_prizes(
+            concessionaire_id=concessionaire_id, tournament_id=tournament_id, currency=currency, prizes=prizes
+        )
+        return await self.ledger.post(session, operation, acting=acting)
 
     async def refunds(
         self, session: AsyncSession, *, tournament_id: str, currency: str, items: Sequence[tuple[str, int, int]]

@@ -11,7 +11,7 @@ from wallet.adapters import statements
 from wallet.adapters.accounts import AccountState, account_states
 from wallet.adapters.ledger import PostedOperation
 from wallet.adapters.statements import StatementFilter, StatementLine
-from wallet.domain.accounts import CONCESSIONAIRE_KINDS, AccountKind
+from wallet.domain.accounts import CONCESSIONAIRE_KINDS, PLAYER_KINDS, AccountKind
 from wallet.domain.currencies import currency as known_currency
 from wallet.domain.errors import UnknownAccount
 from wallet.service.ledger import Ledger, check_acting
@@ -41,7 +41,8 @@ class Queries:
         self, session: AsyncSession, player_id: str, acting: str | None
     ) -> tuple[str, list[AccountState]]:
         concessionaire = await self.ledger.directory.concessionaire_of(session, player_id)
-        states = await account_states(session, kinds=[AccountKind.PLAYER], owner=player_id)
+        # Cash and bonus alike (told apart by their kind): the player sees all its money.
+        states = await account_states(session, kinds=PLAYER_KINDS, owner=player_id)
         if acting is not None:
             check_acting(acting, [state.account for state in states])
         return concessionaire, states

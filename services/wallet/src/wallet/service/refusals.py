@@ -14,6 +14,7 @@ STATUS: dict[type[errors.Refusal], int] = {
     errors.CurrencyMismatch: 422,
     errors.PrizePartTooSmall: 422,
     errors.JackpotNotFromFee: 422,
+    errors.DuplicatePlayer: 422,
     errors.UnknownAccount: 404,
     errors.UnknownHold: 404,
     errors.UnknownOperation: 404,
