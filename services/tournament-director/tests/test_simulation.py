@@ -47,7 +47,7 @@ def test_the_command_prints_one_json_object(capsys: pytest.CaptureFixture[str]) 
     report = json.loads(capsys.readouterr().out)
     assert report["prize_pool_cents"] == 20 * 900 == sum(report["payouts_cents"])
     assert [ranked["position"] for ranked in report["ranking"]] == list(range(1, 21))
-    assert set(report["ranking"][0]) == {"position", "player_id", "prize_cents"}
+    assert set(report["ranking"][0]) == {"position", "player_id", "prize_cents", "seat"}
     assert report["max_table_size_gap"] <= 1 and all(report["checks"].values())
     assert {"hands_played", "table_rounds", "final_level", "options"} <= set(report)
 

@@ -1,7 +1,8 @@
 """The ``tournament-director`` command: an argparse program with subcommands.
 
     uv run tournament-director simulate --players 300 --seed 7 [--kind scheduled|sit_and_go]
-        [--mode standard|shootout] [--buy-in 90+10] [--stack 10000] [--seconds-per-hand 60] [--rebuys] [--json]
+        [--mode standard|shootout] [--buy-in 90+10] [--stack 10000] [--seconds-per-hand 60] [--rebuys]
+        [--satellite-seat 100+10] [--json]
 
 plays a whole tournament with bots on the real rules engine (`tournament_director.simulation`) and prints the
 final ranking with each position's payout in cents, the prize pool, the hands played, the largest table-size
@@ -50,6 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="simulated time a hand takes: how fast the blind clock moves",
     )
     sim.add_argument("--rebuys", action="store_true", help="scheduled rebuy tournament (3 rebuys, one add-on)")
+    sim.add_argument(
+        "--satellite-seat",
+        type=parse_price,
+        default=None,
+        help="a satellite paying seats at this price (prize part + fee in euros) in its target (P-3.4)",
+    )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(handler=_simulate)
     return parser
@@ -71,6 +78,7 @@ def _simulate(args: argparse.Namespace) -> int:
         starting_stack=args.stack,
         seconds_per_hand=args.seconds_per_hand,
         rebuys=args.rebuys,
+        satellite_seat=args.satellite_seat,
     )
     try:
         report = simulate(options)
@@ -99,7 +107,10 @@ def _text(report: SimulationReport) -> str:
         f"largest table-size gap after the moves: {gap}",
         "checks: " + ", ".join(f"{name} {'ok' if ok else 'FAILED'}" for name, ok in report.checks.items()),
         "final ranking (position, player, prize in cents):",
-        *(f"{ranked.position:>6}  {ranked.player_id}  {ranked.prize_cents}" for ranked in report.ranking),
+        *(
+            f"{ranked.position:>6}  {ranked.player_id}  {'a seat in the target' if ranked.seat else ranked.prize_cents}"
+            for ranked in report.ranking
+        ),
     ]
     return "\n".join(lines) + "\n"
 

@@ -188,10 +188,12 @@ class Platform:
         )
         assert deposit.status_code == 201, deposit.text
 
-    async def balance(self, player: str) -> int:
+    async def balance(self, player: str, kind: str = "player") -> int:
+        """The player's cash (`kind` player) or bonus money (`kind` bonus) in the test currency."""
         answer = await self.wallet.get(f"/v1/players/{player}/accounts", headers={"X-Internal-Token": TOKEN})
         assert answer.status_code == 200, answer.text
-        return sum(account["balance"] for account in answer.json()["accounts"] if account["currency"] == CURRENCY)
+        accounts = answer.json()["accounts"]
+        return sum(a["balance"] for a in accounts if a["currency"] == CURRENCY and a["kind"] == kind)
 
     async def escrow(self, tournament_id: str) -> int:
         answer = await self.wallet.get(f"/v1/tournaments/{tournament_id}", headers={"X-Internal-Token": TOKEN})

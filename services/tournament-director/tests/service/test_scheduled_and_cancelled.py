@@ -80,6 +80,33 @@ async def test_p3_2_p9_2_a_scheduled_freeroll_starts_at_its_time_and_pays_the_gu
         assert await platform.escrow(t) == 0 and await platform.reconciled()
 
 
+async def test_p9_3_a_bonus_freeroll_pays_its_prizes_as_bonus_money_from_the_concessionaire(tmp_path: Path) -> None:
+    """No sponsored entries (P-9.2 asks for them only for cash prizes): the 10.00 guarantee is the prize pool,
+    paid by the schedule (P-9.3) from the concessionaire straight to each winner's bonus money, never through
+    the escrow. Nobody gets withdrawable cash."""
+    players = [f"p{n:02d}" for n in range(1, 11)]
+    async with running(tmp_path) as platform:
+        body = scheduled("Bonus", template="freeroll", guarantee_cents=1_000, freeroll={"prize_form": "bonus"})
+        t = (await platform.create(body, headers=OPERATOR))["tournament_id"]
+        for player in players:
+            assert (await platform.register(t, player)).json()["entry"] == "freeroll"
+
+        await platform.tick(timedelta(hours=1))
+
+        await platform.settled(t)
+        [result] = platform.events(events.TournamentFinished)
+        assert (result.prize_pool_cents, result.prize_pool_from_entries_cents) == (1_000, 0)
+        expected = payout_amounts(1_000, default_schedule(10))
+        assert tuple(ranked.prize_cents for ranked in result.ranking[:3]) == expected
+        for ranked in result.ranking:
+            assert await platform.balance(ranked.player_id, kind="bonus") == ranked.prize_cents
+            assert await platform.balance(ranked.player_id) == 0
+        [settled] = platform.events(events.SettlementCompleted)
+        assert sorted(p.bonus_cents for p in settled.payments) == sorted(expected)
+        assert all(p.cash_cents == 0 for p in settled.payments) and settled.guarantee_overlay_cents == 0
+        assert await platform.escrow(t) == 0 and await platform.reconciled()
+
+
 async def test_p10_cancellation_mid_tournament_refunds_through_the_wallet(tmp_path: Path) -> None:
     """Nine players at 9+1, prizes 65/35: cancelled after some players are out, with a hand in progress (void).
     Players still in get back what they paid plus equal shares of the eliminated players' prize parts (P-10.5),

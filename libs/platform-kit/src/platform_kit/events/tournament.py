@@ -103,6 +103,8 @@ class RankedPlayer(_Model):
     position: int
     prize_cents: int
     disqualified: bool = False
+    #: Won a seat in the satellite's target (P-3.4); `prize_cents` is then 0.
+    seat: bool = False
 
 
 class TournamentFinished(Event):
@@ -223,6 +225,8 @@ class JackpotAwarded(Event):
 class Payment(_Model):
     player_id: str
     cash_cents: int
+    #: A bonus freeroll's prizes, paid as bonus money (P-9.3).
+    bonus_cents: int = 0
 
 
 class SettlementCompleted(Event):
@@ -233,7 +237,9 @@ class SettlementCompleted(Event):
     tournament_id: str
     outcome: Literal["finished", "cancelled"]
     currency: str
-    payments: list[Payment] = Field(description="Cash each player received, refunds included (prizes for a finish).")
+    payments: list[Payment] = Field(
+        description="Cash (and a bonus freeroll's bonus) each player received, refunds included (prizes for a finish)."
+    )
     guarantee_overlay_cents: int
     cancellation_overlay_cents: int
     tax_cents: int

@@ -45,7 +45,7 @@ page("#/account", (view) => {
     for (const account of found.accounts) units.set(account.currency, account.minor_units);
     fill(balances, ...(found.accounts.length
       ? found.accounts.map((a) => h("div", { class: "balance", "data-currency": a.currency },
-        h("span", { class: "muted" }, term("balance"), ` ${a.currency}`),
+        h("span", { class: "muted" }, term(a.kind === "bonus" ? "bonusBalance" : "balance"), ` ${a.currency}`),
         h("strong", {}, money(a.balance, a.currency, a.minor_units)),
         a.held ? h("span", { class: "muted" }, ` (${money(a.available, a.currency, a.minor_units)} available)`) : null))
       : [h("p", { class: "muted" }, "No money yet: your concessionaire's cashier pays in deposits.")]));

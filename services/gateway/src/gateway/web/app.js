@@ -52,6 +52,7 @@ const TERMS = {
   account: ["Account", "Conto"],
   statement: ["Statement", "Estratto conto"],
   balance: ["Balance", "Saldo"],
+  bonusBalance: ["Bonus, not withdrawable", "Bonus, non prelevabile"],
   coupon: ["Coupon", "Schedina"],
   coupons: ["Coupons", "Schedine"],
   draw: ["Draw", "Concorso"],

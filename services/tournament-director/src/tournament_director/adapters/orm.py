@@ -18,17 +18,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any
-
-from platform_kit.db import BigIntPK
+from platform_kit.db import BigIntPK, UtcDateTime
 from platform_kit.runtime import add_messaging_tables
 from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
-    DateTime,
-    Dialect,
     ForeignKey,
     Index,
     Integer,
@@ -37,29 +32,13 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    TypeDecorator,
+    false,
 )
 
 metadata = MetaData()
 add_messaging_tables(metadata)
 
 ID = String(64)
-
-
-class UtcDateTime(TypeDecorator[datetime]):
-    """A timezone-aware UTC instant on both databases (SQLite hands back naive values otherwise)."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        return None if value is None else value.astimezone(UTC)
-
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        assert isinstance(value, datetime)
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 tournaments = Table(
@@ -93,6 +72,8 @@ runs = Table(
     metadata,
     Column("tournament_id", ID, ForeignKey("tournaments.tournament_id"), primary_key=True),
     Column("state", Text, nullable=False),
+    # Bumped by every save: a process's cached run is current while its version is (adapters.runs.RunCache).
+    Column("version", BigInteger, nullable=False, server_default="0"),
     Column("next_clock_at", UtcDateTime, nullable=True),
     Column("updated_at", UtcDateTime, nullable=False),
     Index("ix_runs_next_clock_at", "next_clock_at"),
@@ -140,7 +121,14 @@ tickets = Table(
     Column("issued_at", UtcDateTime, nullable=False),
     Column("used_by_tournament_id", ID, nullable=True),
     Column("used_at", UtcDateTime, nullable=True),
+    # A satellite's seat (P-3.4): for this target only while it is open to registration.
+    Column("target_tournament_id", ID, nullable=True),
+    # Whether the fee is still in the source's escrow (a satellite seat) or was kept by the concessionaire.
+    Column("fee_in_escrow", Boolean, nullable=False, server_default=false()),
+    # The director registers the holder to the target by itself (P-3.4's automatic registration).
+    Column("automatic", Boolean, nullable=False, server_default=false()),
     Index("ix_tickets_player_id", "player_id"),
+    Index("ix_tickets_automatic", "automatic"),
 )
 
 money_steps = Table(

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from tournament_director.adapters.http import Answer, InternalClient
+from tournament_director.adapters.tickets import Ticket
 
 PaidEntryKind = Literal["buy_in", "rebuy", "add_on"]
 
@@ -47,17 +48,16 @@ def paid_entry(
     return WalletRequest(_tournament(tournament_id, "entries"), body)
 
 
-def ticket_entry(
-    tournament_id: str, player_id: str, currency: str, source_tournament_id: str, prize_part: int
-) -> WalletRequest:
-    """A ticket's value moves from the escrow that backs it into this tournament's (P-3.4). The fee is not
-    charged again: the concessionaire kept it when the ticket was issued."""
+def ticket_entry(tournament_id: str, player_id: str, currency: str, ticket: Ticket) -> WalletRequest:
+    """A ticket's value moves from the escrow that backs it into this tournament's (P-3.4). A satellite's seat
+    carries its fee to the player's concessionaire, as a buy-in would; a ticket given back for an entry does
+    not charge it again (the concessionaire kept it)."""
     body = {
         "player_id": player_id,
-        "satellite_tournament_id": source_tournament_id,
+        "satellite_tournament_id": ticket.source_tournament_id,
         "currency": currency,
-        "prize_part": prize_part,
-        "fee": 0,
+        "prize_part": ticket.prize_part_cents,
+        "fee": ticket.fee_cents if ticket.fee_in_escrow else 0,
     }
     return WalletRequest(_tournament(tournament_id, "satellite-entries"), body)
 
@@ -78,6 +78,18 @@ def overlay(tournament_id: str, cause: str, concessionaire_id: str, currency: st
 def payouts(tournament_id: str, currency: str, amounts: Sequence[tuple[str, int]]) -> WalletRequest:
     body = {"currency": currency, "payouts": [{"player_id": p, "amount": a} for p, a in amounts]}
     return WalletRequest(_tournament(tournament_id, "payouts"), body)
+
+
+def bonus_prizes(
+    tournament_id: str, concessionaire_id: str, currency: str, amounts: Sequence[tuple[str, int]]
+) -> WalletRequest:
+    """A bonus freeroll's prizes (P-9.3), from the concessionaire's own account to each player's bonus money."""
+    body = {
+        "concessionaire_id": concessionaire_id,
+        "currency": currency,
+        "prizes": [{"player_id": p, "amount": a} for p, a in amounts],
+    }
+    return WalletRequest(_tournament(tournament_id, "bonus-prizes"), body)
 
 
 def refunds(tournament_id: str, currency: str, items: Sequence[tuple[str, int, int]]) -> WalletRequest:

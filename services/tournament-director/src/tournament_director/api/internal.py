@@ -59,13 +59,14 @@ async def create_tournament(
     status_code=201,
     response_model=RegisteredOut,
     tags=["registration"],
-    summary="Register a player: pays the buy-in (or takes a ticket)",
+    summary="Register a player: pays the buy-in (or takes a ticket or a satellite seat)",
 )
 async def register(
     tournament_id: str, body: RegistrationIn, director: DirectorDep, principal: PrincipalDep, key: RequiredKey
 ) -> RegisteredOut:
-    """Refusals: 403 `not_eligible` (with `reason`, `tier`), 409 `tournament_full`, `registration_closed`,
-    `already_registered`, the wallet's `insufficient_funds`; 503 when the wallet or rating cannot be reached
+    """Refusals: 403 `not_eligible` (with `reason`, `tier`), 403 `satellite_entry_only` (a target closed to
+    buy-ins), 404 `no_satellite_seat`, 409 `tournament_full`, `registration_closed`, `already_registered`, the
+    wallet's `insufficient_funds`; 503 when the wallet or rating cannot be reached
     (repeat the request with the same key: it is never charged twice)."""
     principal.require_player_scope(body.player_id, body.concessionaire_id)
     request = registration.RegistrationRequest(body.player_id, body.concessionaire_id, body.entry, body.ticket_code)

@@ -14,7 +14,11 @@ class _In(BaseModel):
 class RegistrationIn(_In):
     player_id: str = Field(min_length=1, max_length=64)
     concessionaire_id: str = Field(min_length=1, max_length=64, description="The player's concessionaire.")
-    entry: Literal["buy_in", "ticket"] = "buy_in"
+    entry: Literal["buy_in", "ticket", "satellite"] = Field(
+        "buy_in",
+        description="`buy_in` pays the buy-in; `ticket` takes the ticket `ticket_code`; `satellite` takes a seat "
+        "won in one of this tournament's satellites (P-3.4).",
+    )
     ticket_code: str | None = Field(None, max_length=32)
 
 

@@ -25,6 +25,7 @@ Payouts (P-8.4, P-8.5, P-2.4, P-3.4) — `payouts`
     default_schedule(entrants) -> PayoutSchedule; payout_amounts(pool_cents, schedule) -> tuple[int, ...]
     prizes_by_player(amounts, groups: Sequence[RankGroup]) -> dict[player, cents]   # ties shared
     satellite_prizes(pool_cents, seat_price_cents) -> SatellitePrizes(seats, cash_remainder_cents)
+    PrizeTable.of_satellite(pool, seat_price).seat_winners(groups) / .cash_by_player(groups)   # seats, ties
 
 Ranking (P-2.1–P-2.4, P-12.3, P-12.5) — `ranking`
     EliminationLog(entrants).record_busts([Bust(player, chips_at_hand_start, seats_from_button, table_id)])
@@ -116,6 +117,7 @@ from tournament_director.domain.kinds import (
 from tournament_director.domain.money import BASIS_POINTS_PER_WHOLE, allocate, split_equally
 from tournament_director.domain.payouts import (
     PayoutSchedule,
+    PrizeTable,
     SatellitePrizes,
     default_schedule,
     payout_amounts,
@@ -216,6 +218,7 @@ __all__ = [
     "PoolFunding",
     "Price",
     "PrizeForm",
+    "PrizeTable",
     "PurchaseRefusal",
     "RankGroup",
     "RankingError",

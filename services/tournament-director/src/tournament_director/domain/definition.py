@@ -149,6 +149,9 @@ class TournamentDefinition(_Frozen):
     guarantee_cents: NonNegativeInt = 0
     freeroll: FreerollSettings | None = None
     satellite: SatelliteSettings | None = None
+    #: P-3.3 entry routes: False closes the tournament to buy-ins, so only the holders of its satellites' seats
+    #: (and of tickets) enter it — P-3.4's "otherwise closed" target.
+    direct_buy_in: bool = True
     access: AccessRestrictions = AccessRestrictions()
     tables: TableSettings
     payouts: PayoutSettings = PayoutSettings()

@@ -231,6 +231,8 @@ def _satellite_issues(d: TournamentDefinition) -> Iterator[Issue]:
         yield Issue("satellite.seat_price", "seat_price_not_positive", "a seat in the target has a price")
     if d.payouts.brackets:
         yield Issue("payouts.brackets", "satellite_pays_seats", "a satellite pays seats, not a payout schedule")
+    if d.freeroll is not None and d.freeroll.sponsored_entry is None:
+        yield Issue("freeroll", "satellite_without_pool", "a freeroll satellite buys its seats with sponsored entries")
 
 
 def _access_issues(d: TournamentDefinition) -> Iterator[Issue]:

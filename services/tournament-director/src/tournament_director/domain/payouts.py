@@ -25,7 +25,9 @@ Ties (P-2.4): tied players share the sum of the prizes of the positions they occ
 
 Satellites (P-3.4, **Interpretation**): a satellite pays seats in its target. The pool buys as many seats as it
 covers at the seat's full price (prize part + fee, since a qualified player counts as a paid buy-in); the
-remainder is paid in cash to the position after the last seat (`satellite_prizes`).
+remainder is paid in cash to the position after the last seat (`satellite_prizes`). Tied players (P-2.4) whose
+positions are all seats each win one; a tie across the last seat cannot split a seat, so those players share
+the value of the positions they occupy in cash, like any tie (`PrizeTable`).
 """
 
 from __future__ import annotations
@@ -153,10 +155,7 @@ def tied_prize_shares(amounts: Sequence[int], group: RankGroup) -> tuple[int, ..
 
 def prizes_by_player(amounts: Sequence[int], groups: Sequence[RankGroup]) -> dict[PlayerId, int]:
     """Every ranked player's prize in cents (0 outside the paid positions), ties shared (P-2.4)."""
-    prizes: dict[PlayerId, int] = {}
-    for group in groups:
-        prizes.update(zip(group.players, tied_prize_shares(amounts, group), strict=True))
-    return prizes
+    return PrizeTable(tuple(amounts)).cash_by_player(groups)
 
 
 @dataclass(frozen=True)
@@ -177,3 +176,47 @@ def satellite_prizes(pool_cents: int, seat_price_cents: int) -> SatellitePrizes:
         raise ValueError("a seat has a positive price")
     seats, remainder = divmod(pool_cents, seat_price_cents)
     return SatellitePrizes(seats=seats, cash_remainder_cents=remainder)
+
+
+def schedule_from_amounts(amounts: Sequence[int]) -> PayoutSchedule:
+    """The schedule that pays `amounts` by position, in basis points (floors, leftover points to 1st, 2nd, …):
+    a satellite's seats as the percentages of its pool that a cancellation (P-10) shares out."""
+    if not any(amounts):
+        return WINNER_TAKES_ALL
+    return _schedule(*(share for share in allocate(BASIS_POINTS_PER_WHOLE, amounts) if share))
+
+
+@dataclass(frozen=True)
+class PrizeTable:
+    """What each final position wins: cash `amounts` by position, 1st first; in a satellite the first `seats`
+    positions win a seat in its target instead (each worth `amounts[0]`, P-3.4)."""
+
+    amounts: tuple[int, ...]
+    seats: int = 0
+
+    @classmethod
+    def of_satellite(cls, pool_cents: int, seat_price_cents: int) -> PrizeTable:
+        prizes = satellite_prizes(pool_cents, seat_price_cents)
+        remainder = (prizes.cash_remainder_cents,) if prizes.cash_remainder_cents else ()
+        return cls((seat_price_cents,) * prizes.seats + remainder, prizes.seats)
+
+    @property
+    def paid_places(self) -> int:
+        return len(self.amounts)
+
+    def group_shares(self, group: RankGroup) -> tuple[tuple[int, ...], bool]:
+        """Each player's cash in `group` (P-2.4, P-8.5), and whether each of them wins a seat instead."""
+        if group.last_position <= self.seats:
+            return (0,) * len(group.players), True
+        return tied_prize_shares(self.amounts, group), False
+
+    def cash_by_player(self, groups: Sequence[RankGroup]) -> dict[PlayerId, int]:
+        """Every ranked player's cash prize (0 outside the paid positions and for a seat)."""
+        prizes: dict[PlayerId, int] = {}
+        for group in groups:
+            prizes.update(zip(group.players, self.group_shares(group)[0], strict=True))
+        return prizes
+
+    def seat_winners(self, groups: Sequence[RankGroup]) -> tuple[PlayerId, ...]:
+        """The players who win a seat in the satellite's target, best first."""
+        return tuple(player for group in groups if self.group_shares(group)[1] for player in group.players)

@@ -170,11 +170,14 @@ class EliminationLog:
             raise RankingError("a ranking penalty is at least one place")
         self._penalties.append((player_id, places))
 
-    def final_ranking(self) -> FinalRanking:
-        """The ranking once at most one player still holds chips: every entrant exactly once, best first."""
-        if len(self._remaining) > 1:
+    def final_ranking(self, *, survivors_share_first: bool = False) -> FinalRanking:
+        """The ranking once at most one player still holds chips: every entrant exactly once, best first.
+
+        With `survivors_share_first` the players still in rank together, tied first: a satellite ends when no
+        more players are left than it has seats, each a seat whatever their chips (P-3.4)."""
+        if len(self._remaining) > 1 and not survivors_share_first:
             raise RankingError(f"{len(self._remaining)} players are still in: the tournament is not over")
-        winner = [tuple(self._remaining)] if self._remaining else []
+        winner = [tuple(sorted(self._remaining))] if self._remaining else []
         ranking = FinalRanking(_numbered(self._ranked(winner)))
         if sorted(ranking.players) != sorted(self._entrants):
             raise AssertionError("the final ranking must list every entrant exactly once")

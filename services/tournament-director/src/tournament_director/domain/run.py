@@ -53,7 +53,7 @@ from tournament_director.domain.cancellation import CancellationCase, Cancellati
 from tournament_director.domain.definition import TournamentDefinition
 from tournament_director.domain.entries import Entry, EntryKind, PaymentForm
 from tournament_director.domain.kinds import TableMode
-from tournament_director.domain.payouts import payout_amounts, tied_prize_shares
+from tournament_director.domain.payouts import PrizeTable
 from tournament_director.domain.prize_pool import PoolFunding
 from tournament_director.domain.ranking import Bust, EliminationLog, PlayerId, seats_from_button
 from tournament_director.domain.rebuy_addon import PlayerPurchases, PurchaseRefusal, addon_refusal, rebuy_refusal
@@ -78,8 +78,8 @@ from tournament_director.domain.run_results import (
     cancellation_case,
     finish,
     pool_funding,
+    prize_table,
     refunds,
-    schedule_of,
     showdown_jackpot_qualifiers,
 )
 from tournament_director.domain.run_seating import LiveSeating
@@ -125,7 +125,7 @@ class TournamentRun:
         self._state = state
         self._clock = BlindClock(state.definition.blinds, state.started_at)
         self._seating = LiveSeating(state, state.definition.tables)
-        self._tables = TableFlow(state, self._seating, rng, schedule_of(state).paid_places)
+        self._tables = TableFlow(state, self._seating, rng, prize_table(state).paid_places)
         self._log = EliminationLog(state.entries)
         for entry in state.log:
             if entry.operation == "busts":
@@ -138,7 +138,7 @@ class TournamentRun:
         self._left = len(self._log.remaining)
         self._outcome = finish(state, self._log, state.finished_at) if state.finished_at is not None else None
         #: Prizes by position on the pool as it stands; reset when an entry is bought.
-        self._amounts: tuple[int, ...] | None = None
+        self._prizes: PrizeTable | None = None
         self._clock_cache: tuple[datetime, ClockReading] | None = None
         #: Tables whose hand was settled and not planned yet.
         self._just_settled: list[int] = []
@@ -168,8 +168,6 @@ class TournamentRun:
                 f"{len(players)} players: this tournament starts with {definition.min_players} to "
                 f"{definition.max_players} (P-3.1, P-3.2)"
             )
-        if definition.satellite is not None:
-            raise RunError("satellites pay seats in their target: TournamentRun does not run them yet")
         entries = entries or {}
         layout = initial_seating(players, definition.tables.seats_per_table, rng)
         state = RunState(
@@ -252,6 +250,10 @@ class TournamentRun:
     def prize_pool(self) -> PoolFunding:
         """The prize pool as it stands (P-8.2, P-8.3): it grows with rebuys and add-ons."""
         return pool_funding(self._state)
+
+    def prizes(self) -> PrizeTable:
+        """What each position wins with the pool as it stands (cash, or a satellite's seats, P-3.4)."""
+        return self._current_prizes()
 
     @property
     def hands_completed(self) -> int:
@@ -354,7 +356,7 @@ class TournamentRun:
         for table_id, fact in zip(tables, facts, strict=True):
             self._take_result(table_id, fact, out)
             self._close_round(out)
-            if self._left > 1:
+            if self._left > self._over_at():
                 # As if the results came one by one (the bubble is seen when it is reached, P-6.6), except that
                 # the tables deal again only once all are planned together.
                 self._plan(out, balance=False)
@@ -578,17 +580,22 @@ class TournamentRun:
         self._left -= len(busts)
         self._state.log.append(LogEntry("busts", busts=busts))
         hand_of = {item.bust.player_id: item.hand_id for item in pending}
-        amounts = self._current_amounts()
+        prizes = self._current_prizes()
         for group in groups:
-            for player, prize in zip(group.players, tied_prize_shares(amounts, group), strict=True):
+            for player, prize in zip(group.players, prizes.group_shares(group)[0], strict=True):
                 out.append(
                     PlayerEliminated(self._state.tournament_id, player, group.first_position, prize, hand_of[player])
                 )
 
-    def _current_amounts(self) -> tuple[int, ...]:
-        if self._amounts is None:
-            self._amounts = payout_amounts(pool_funding(self._state).pool_cents, schedule_of(self._state))
-        return self._amounts
+    def _current_prizes(self) -> PrizeTable:
+        if self._prizes is None:
+            self._prizes = prize_table(self._state)
+        return self._prizes
+
+    def _over_at(self) -> int:
+        """How many players left end the tournament: one, or in a satellite its seats (each of them wins one,
+        P-3.4: playing on could not change what they win)."""
+        return max(1, self._current_prizes().seats)
 
     def _remove(self, player_id: PlayerId, reason: Literal["busted", "disqualified"], out: list[Message]) -> None:
         """Unseat a player leaving play; a disqualified player's chips leave with them (P-12.5)."""
@@ -604,7 +611,7 @@ class TournamentRun:
         """Announce the clock, record a finished hand-for-hand round, finish or plan the tables, and deal."""
         self._announce_clock(out)
         self._close_round(out)
-        if self._left <= 1:
+        if self._left <= self._over_at():
             self._finish(out)
             return
         self._plan(out, balance=True)
@@ -699,7 +706,7 @@ class TournamentRun:
         """Record a paid entry (P-4.4) and credit its chips — after the hand when the player is in one."""
         state = self._state
         state.entries[player_id].append(entry)
-        self._amounts = None
+        self._prizes = None
         table_id = self._table_id_of(player_id)
         if state.tables[table_id].status is TableStatus.PLAYING:
             state.bought_in_hand[player_id] = state.bought_in_hand.get(player_id, 0) + chips

@@ -213,6 +213,8 @@ class RankedPlayer:
     position: int
     prize_cents: int
     disqualified: bool = False
+    #: Won a seat in the satellite's target (P-3.4); `prize_cents` is then 0.
+    seat: bool = False
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from tournament_director.domain import jackpots
 from tournament_director.domain.blind_clock import ClockReading
 from tournament_director.domain.cancellation import CancellationCase, CancellationSettlement
 from tournament_director.domain.entries import Entry, PaymentForm
-from tournament_director.domain.payouts import PayoutSchedule, payout_amounts, prizes_by_player
+from tournament_director.domain.payouts import PayoutSchedule, PrizeTable, payout_amounts, schedule_from_amounts
 from tournament_director.domain.prize_pool import PoolFunding, fund_prize_pool
 from tournament_director.domain.ranking import EliminationLog, FinalRanking, PlayerId
 from tournament_director.domain.rebuy_addon import rebuys_or_addons_still_possible
@@ -43,8 +43,21 @@ def pool_funding(state: RunState) -> PoolFunding:
 
 
 def schedule_of(state: RunState) -> PayoutSchedule:
-    """The schedule shown at registration for this field (P-8.4): it depends on the entrants, not the entries."""
+    """The schedule shown at registration for this field (P-8.4): it depends on the entrants, not the entries.
+    A satellite's is its seats (and cash remainder) as shares of the pool as it stands (P-3.4)."""
+    if state.definition.satellite is not None:
+        return schedule_from_amounts(prize_table(state).amounts)
     return state.definition.payout_schedule(len(state.entries))
+
+
+def prize_table(state: RunState) -> PrizeTable:
+    """What each position wins with the pool as it stands: cash by the schedule (P-8.4, P-8.5), or in a
+    satellite seats in its target and the cash remainder (P-3.4)."""
+    pool = pool_funding(state).pool_cents
+    satellite = state.definition.satellite
+    if satellite is not None:
+        return PrizeTable.of_satellite(pool, satellite.seat_price.total_cents)
+    return PrizeTable(payout_amounts(pool, schedule_of(state)))
 
 
 @dataclass(frozen=True)
@@ -52,8 +65,10 @@ class TournamentOutcome:
     """Everything a finished tournament settles."""
 
     ranking: FinalRanking
-    #: Every entrant's prize in cents (0 outside the paid places), ties shared (P-2.4, P-8.5).
+    #: Every entrant's cash prize in cents (0 outside the paid places), ties shared (P-2.4, P-8.5).
     prizes: Mapping[PlayerId, int]
+    #: Satellite: the players who won a seat in its target, best first (P-3.4).
+    seat_winners: tuple[PlayerId, ...]
     #: Prize by position, 1st first (P-8.5).
     amounts: tuple[int, ...]
     funding: PoolFunding
@@ -72,10 +87,12 @@ class TournamentOutcome:
 
 def finish(state: RunState, log: EliminationLog, finished_at: datetime) -> TournamentOutcome:
     """The final ranking and the prizes of a tournament whose last opponent just went out."""
-    ranking = log.final_ranking()
+    satellite = state.definition.satellite is not None
+    ranking = log.final_ranking(survivors_share_first=satellite)
     funding = pool_funding(state)
-    amounts = payout_amounts(funding.pool_cents, schedule_of(state))
-    prizes = prizes_by_player(amounts, ranking.groups)
+    table = prize_table(state)
+    prizes = table.cash_by_player(ranking.groups)
+    seat_winners = table.seat_winners(ranking.groups)
     disqualified = frozenset(entry.player_id for entry in state.log if entry.operation == "disqualify")
     entrants = tuple(state.entries)
     event = TournamentFinished(
@@ -87,7 +104,7 @@ def finish(state: RunState, log: EliminationLog, finished_at: datetime) -> Tourn
         prize_pool_from_entries_cents=funding.collected_cents,
         guarantee_overlay_cents=funding.overlay_cents,
         ranking=tuple(
-            RankedPlayer(player, group.first_position, prizes[player], player in disqualified)
+            RankedPlayer(player, group.first_position, prizes[player], player in disqualified, player in seat_winners)
             for group in ranking.groups
             for player in group.players
         ),
@@ -95,7 +112,8 @@ def finish(state: RunState, log: EliminationLog, finished_at: datetime) -> Tourn
     return TournamentOutcome(
         ranking=ranking,
         prizes=prizes,
-        amounts=amounts,
+        seat_winners=seat_winners,
+        amounts=table.amounts,
         funding=funding,
         tax_base_cents=tax_base_cents(all_entries(state)),
         disqualified=disqualified,

@@ -20,6 +20,7 @@ from typing import Any
 from platform_kit.errors import Conflict, ProblemError
 from platform_kit.events import tournament as events
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import tournaments
 from tournament_director.adapters.tournaments import Status, TournamentRecord
@@ -148,8 +149,6 @@ def _every_issue(
 
 def _setup_issues(setup: TournamentSetup, definition: TournamentDefinition) -> list[Issue]:
     issues = []
-    if definition.satellite is not None:
-        issues.append(Issue("satellite", "satellites_not_supported", "Satellites cannot be run yet."))
     if definition.kind is TournamentKind.SCHEDULED and setup.starts_at is None:
         issues.append(Issue("starts_at", "missing", "A scheduled tournament starts at a set time (P-3.2)."))
     if definition.kind is TournamentKind.SIT_AND_GO and setup.starts_at is not None:
@@ -200,6 +199,8 @@ async def create(
         created_at=now,
     )
     async with director.runtime.db.transaction() as session:
+        if issues := await _target_issues(session, record):
+            raise invalid(issues)
         existing = await tournaments.get(session, tournament_id)
         if existing is not None:
             if existing.created_by != principal.subject_id or existing.definition != definition:
@@ -210,6 +211,33 @@ async def create(
         if record.status is Status.REGISTERING:
             await director.runtime.outbox.add(session, events.RegistrationOpened(tournament_id=tournament_id))
     return record, True
+
+
+async def _target_issues(session: AsyncSession, satellite: TournamentRecord) -> list[Issue]:
+    """P-3.4: a satellite's target exists, still takes registrations, and a seat costs exactly its buy-in in
+    its currency (a qualified player counts as a paid buy-in)."""
+    settings = satellite.definition.satellite
+    if settings is None:
+        return []
+    field = "satellite.target_tournament_id"
+    target = await tournaments.get(session, settings.target_tournament_id)
+    if target is None:
+        return [Issue(field, "target_not_found", f"No tournament {settings.target_tournament_id}.")]
+    issues = []
+    if target.status not in (Status.ANNOUNCED, Status.REGISTERING):
+        issues.append(Issue(field, "target_closed", f"The target is {target.status.value}: it takes no new players."))
+    if target.currency != satellite.currency:
+        issues.append(Issue("currency", "target_currency", f"The target is played in {target.currency}."))
+    if settings.seat_price != target.definition.buy_in:
+        price = target.definition.buy_in
+        issues.append(
+            Issue(
+                "satellite.seat_price",
+                "seat_price_not_target_buy_in",
+                f"A seat costs the target's buy-in: {price.prize_part_cents}+{price.fee_cents} cents.",
+            )
+        )
+    return issues
 
 
 def _new_id(director: Director, principal: Principal, client_key: str | None) -> str:

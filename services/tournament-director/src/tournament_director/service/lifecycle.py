@@ -108,9 +108,12 @@ async def start(director: Director, session: AsyncSession, tournament: Tournamen
 
 
 def entry_of(registration: Registration, definition: TournamentDefinition) -> Entry:
-    """How a registration entered: the buy-in in cash, the buy-in by ticket (P-3.4), or a freeroll entry."""
+    """How a registration entered: the buy-in in cash, by ticket or by a satellite's seat (P-3.4), or a
+    freeroll entry."""
     if registration.entry == "ticket":
         return Entry(EntryKind.BUY_IN, definition.buy_in, PaymentForm.TICKET)
+    if registration.entry == "satellite":
+        return Entry(EntryKind.SATELLITE, definition.buy_in, PaymentForm.TICKET)
     return default_entry(definition)
 
 
@@ -132,7 +135,7 @@ async def cancel(director: Director, session: AsyncSession, tournament: Tourname
             f"The tournament is {tournament.status.value}.",
             tournament_status=tournament.status.value,
         )
-    run = await runs.load(session, tournament.tournament_id, director.rng)
+    run = await runs.load(session, tournament.tournament_id, director.rng, director.run_cache)
     assert run is not None, f"{tournament.tournament_id} is running without a run"
     cancellation = run.cancel(max(director.now(), run.now), reason)
     await tournaments.set_status(session, tournament.tournament_id, Status.CANCELLED, run.now, reason=reason)

@@ -111,8 +111,11 @@ async def run_worker(director: Director) -> None:
     while True:
         director.money_waiting.clear()
         await drive_waiting(director)
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation arriving with the
+        # timeout, and the service's stop would wait for this loop forever.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(director.money_waiting.wait(), timeout=director.settings.clock_interval_seconds)
+            async with asyncio.timeout(director.settings.clock_interval_seconds):
+                await director.money_waiting.wait()
 
 
 async def step_by_key(director: Director, key: str) -> MoneyStep | None:

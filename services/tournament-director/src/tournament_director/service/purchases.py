@@ -80,7 +80,7 @@ async def _record(
     asked = await money_steps.find(session, tournament_id, kind, player_id, client_key)
     if asked is not None:
         return asked.step_id
-    run = await runs.load(session, tournament_id, director.rng)
+    run = await runs.load(session, tournament_id, director.rng, director.run_cache)
     if tournament.status is not Status.RUNNING or run is None or run.is_over:
         raise Conflict("not_running", f"The tournament is {tournament.status.value}.")
     now = max(director.now(), run.now)

@@ -11,7 +11,6 @@ from tournament_director.adapters import runs, tickets, tournaments
 from tournament_director.adapters.tournaments import RegistrationStatus, Status, TournamentRecord
 from tournament_director.domain.blind_clock import BlindClock
 from tournament_director.domain.kinds import TournamentKind
-from tournament_director.domain.payouts import payout_amounts
 from tournament_director.domain.run import TournamentRun
 from tournament_director.service.context import Director
 
@@ -88,9 +87,16 @@ async def details(director: Director, tournament_id: str) -> dict[str, Any]:
 def _play(run: TournamentRun | None) -> dict[str, Any]:
     """The live part of a tournament's page: prize pool and prizes, clock, tables."""
     if run is None:
-        return {"prize_pool_cents": None, "prizes_cents": None, "players_left": None, "clock": None, "tables": []}
+        return {
+            "prize_pool_cents": None,
+            "prizes_cents": None,
+            "satellite_seats": None,
+            "players_left": None,
+            "clock": None,
+            "tables": [],
+        }
     pool = run.prize_pool().pool_cents
-    schedule = run.definition.payout_schedule(len(run.entries))
+    prizes = run.prizes()
     clock = None
     if not run.is_over:
         reading = BlindClock(run.definition.blinds, run.started_at).reading_at(run.now)
@@ -106,7 +112,8 @@ def _play(run: TournamentRun | None) -> dict[str, Any]:
         }
     return {
         "prize_pool_cents": pool,
-        "prizes_cents": list(payout_amounts(pool, schedule)),
+        "prizes_cents": list(prizes.amounts),
+        "satellite_seats": prizes.seats,
         "players_left": len(run.players_left),
         "clock": clock,
         "tables": []
@@ -193,6 +200,8 @@ async def player_tickets(director: Director, player_id: str) -> list[dict[str, A
             "tournament_kind": ticket.tournament_kind,
             "issued_reason": ticket.issued_reason,
             "issued_at": _iso(ticket.issued_at),
+            "source_tournament_id": ticket.source_tournament_id,
+            "target_tournament_id": ticket.target_tournament_id,
             "used_by_tournament_id": ticket.used_by_tournament_id,
         }
         for ticket in found

@@ -4,7 +4,9 @@ Registering: the player must be eligible (rating: tiers, invitation, bans, P-11.
 in the tournament's currency (opened on demand). A seat is then held (`paying`) and the money step recorded in
 one transaction; the wallet is called with the step's key; its answer registers the player (and starts a full
 sit'n'go) or frees the seat, in the transaction that records it. A freeroll entrant pays nothing: registered
-at once. A ticket entry moves the ticket's value from the escrow that backs it (P-3.4).
+at once. A ticket entry moves the ticket's value from the escrow that backs it (P-3.4); so does a satellite
+entry, which takes the seat the player won in one of the tournament's satellites (no code to type). A target
+closed to buy-ins (`direct_buy_in` false) takes only those.
 
 Leaving (the player, a sanction, or a payment confirmed after the start): the entry comes back as it was paid
 — cash through the wallet, a ticket as a fresh ticket (P-10.12).
@@ -22,6 +24,7 @@ from tournament_director.adapters import money_steps, tickets, tournaments
 from tournament_director.adapters import wallet as wallet_requests
 from tournament_director.adapters.http import Answer, ServiceUnavailable
 from tournament_director.adapters.money_steps import MoneyStep
+from tournament_director.adapters.tickets import Ticket
 from tournament_director.adapters.tournaments import (
     HOLDING_A_SEAT,
     Registration,
@@ -44,7 +47,7 @@ REFUND_REASONS = {"unregister_refund": "player", "sanction_refund": "sanction", 
 class RegistrationRequest:
     player_id: str
     concessionaire_id: str
-    #: buy_in or ticket (a freeroll ignores it).
+    #: buy_in, ticket or satellite (a freeroll ignores it).
     entry: str
     ticket_code: str | None = None
 
@@ -134,14 +137,17 @@ async def _hold_seat(
     entry, ticket_code, status = "buy_in", None, RegistrationStatus.PAYING
     if definition.freeroll is not None:
         entry, status, price = "freeroll", RegistrationStatus.REGISTERED, definition.entry_price
-    elif request.entry == "ticket":
-        if not request.ticket_code:
-            raise ProblemError("ticket_code_missing", "A ticket entry names its ticket_code.", status=422)
-        ticket = await ticket_service.usable(session, request.ticket_code, request.player_id, tournament)
+    elif request.entry in ("ticket", "satellite"):
+        ticket = await _ticket_for(session, request, tournament)
         await tickets.use(session, ticket.code, tournament_id, now)
-        entry, ticket_code = "ticket", ticket.code
+        entry, ticket_code = request.entry, ticket.code
         if ticket.source_tournament_id == tournament_id:
             status = RegistrationStatus.REGISTERED  # given back here earlier: its value never left this escrow
+    elif not definition.direct_buy_in:
+        raise Forbidden(
+            "satellite_entry_only",
+            "This tournament is entered only with a seat won in one of its satellites (or a ticket).",
+        )
     registration = Registration(
         tournament_id=tournament_id,
         player_id=request.player_id,
@@ -161,6 +167,18 @@ async def _hold_seat(
     return await _record_payment(director, session, tournament, registration, client_key)
 
 
+async def _ticket_for(session: AsyncSession, request: RegistrationRequest, tournament: TournamentRecord) -> Ticket:
+    """The ticket a ticket entry names, or the seat a satellite entry takes (P-3.4)."""
+    if request.entry == "satellite":
+        seat = await tickets.satellite_seat(session, request.player_id, tournament.tournament_id)
+        if seat is None:
+            raise NotFound("no_satellite_seat", "The player holds no seat won in a satellite of this tournament.")
+        return seat
+    if not request.ticket_code:
+        raise ProblemError("ticket_code_missing", "A ticket entry names its ticket_code.", status=422)
+    return await ticket_service.usable(session, request.ticket_code, request.player_id, tournament)
+
+
 async def _record_payment(
     director: Director,
     session: AsyncSession,
@@ -169,14 +187,11 @@ async def _record_payment(
     client_key: str | None,
 ) -> int:
     t, player = tournament.tournament_id, registration.player_id
-    if registration.entry == "ticket":
-        assert registration.ticket_code is not None
+    if registration.ticket_code is not None:
         ticket = await tickets.get(session, registration.ticket_code)
         assert ticket is not None
         kind = "ticket_entry"
-        request = wallet_requests.ticket_entry(
-            t, player, tournament.currency, ticket.source_tournament_id, ticket.prize_part_cents
-        )
+        request = wallet_requests.ticket_entry(t, player, tournament.currency, ticket)
     else:
         price = tournament.definition.buy_in
         contribution = sum(jackpots.contributions(tournament, price, director.settings.tax_rate_bps).values())
@@ -305,7 +320,7 @@ async def give_back(
         if kind != "unregister_refund":
             director.wake_money_worker_after_commit(session)
         return step_id
-    if registration.entry == "ticket":
+    if registration.ticket_code is not None:
         await ticket_service.issue(
             director,
             session,
@@ -358,7 +373,7 @@ async def _unregistered(
 
 def _payment_key(registration: Registration) -> str:
     """The wallet key of a registration's payment: one per attempt, the same for every retry of it."""
-    what = "ticket" if registration.entry == "ticket" else "buy_in"
+    what = "buy_in" if registration.ticket_code is None else "ticket"
     return f"{registration.tournament_id}:{what}:{registration.player_id}:{registration.attempt}"
 
 

@@ -32,7 +32,7 @@ async def act_on_run(director: Director, session: AsyncSession, tournament_id: s
     play (not started, or over). A `RunError` from the call propagates, and nothing is saved."""
     # Rows are always locked tournament first, then run: two transactions never wait for each other in a circle.
     tournament = await tournaments.get(session, tournament_id, lock=True)
-    run = await runs.load(session, tournament_id, director.rng)
+    run = await runs.load(session, tournament_id, director.rng, director.run_cache)
     if tournament is None or run is None or run.is_over:
         return False
     # The run refuses time going back; clocks of different replicas may disagree by a little.
@@ -76,4 +76,4 @@ async def carry_out(
         await jackpots.award(director, session, tournament, programme_id, players, reference=hand_id)
     if run.outcome is not None and any(isinstance(message, run_messages.TournamentFinished) for message in messages):
         await settlement.finished(director, session, tournament, run)
-    await runs.save(session, run, now)
+    await runs.save(session, run, now, director.run_cache)

@@ -1,7 +1,8 @@
 """The money of a tournament's end, as money steps the worker carries out in order.
 
 Finished (P-8): the guarantee overlay into the escrow (P-8.3), then the prizes in one payouts call (P-8.4,
-P-8.5), the tax accrued per concessionaire on its players' entries (P-8.7), and win-streak jackpots (P-8.6).
+P-8.5) — a satellite's seats as tickets for its target, whose price stays in its escrow until they are used
+(P-3.4) — the tax accrued per concessionaire on its players' entries (P-8.7), and win-streak jackpots (P-8.6).
 
 Cancelled (P-10, and P-3.2 before the start): the overlays first (guarantee, cancellation), then the entries
 paid in cash back in one refunds call (prize part from the escrow, fee from the margin, P-10.10), then the
@@ -31,12 +32,12 @@ from tournament_director.domain.entries import EntryKind, PaymentForm
 from tournament_director.domain.kinds import PrizeForm
 from tournament_director.domain.run import TournamentRun
 from tournament_director.domain.tax import tax_base_cents, tax_on
-from tournament_director.service import jackpots
+from tournament_director.service import jackpots, satellites
 from tournament_director.service import tickets as ticket_service
 from tournament_director.service.context import Director
 
 #: Steps that must all be posted before a finished or cancelled tournament is settled.
-SETTLEMENT_KINDS = ("sponsored_entry", "overlay", "payouts", "refunds", "tax", "jackpot_award")
+SETTLEMENT_KINDS = ("sponsored_entry", "overlay", "payouts", "bonus_prizes", "refunds", "tax", "jackpot_award")
 #: Entries given back as they were paid (P-10.10), as opposed to shares of the prize pool.
 ENTRY_RETURNS = (RefundReason.ENTRY_PRIZE_PART, RefundReason.ENTRY_FEE)
 
@@ -53,12 +54,10 @@ async def finished(director: Director, session: AsyncSession, tournament: Tourna
         await tournaments.put_standing(session, t, standing)
     if outcome.funding.overlay_cents:
         await _overlay(director, session, tournament, "guarantee", outcome.funding.overlay_cents)
-    freeroll = tournament.definition.freeroll
-    if freeroll is None or freeroll.prize_form is PrizeForm.CASH:
-        prizes = [(ranked.player_id, ranked.prize_cents) for ranked in outcome.event.ranking if ranked.prize_cents]
-        if prizes:
-            request = wallet_requests.payouts(t, tournament.currency, prizes)
-            await _record(director, session, t, "payouts", f"{t}:payouts", request)
+    prizes = [(ranked.player_id, ranked.prize_cents) for ranked in outcome.event.ranking if ranked.prize_cents]
+    await _pay_prizes(director, session, tournament, f"{t}:payouts", prizes)
+    if outcome.seat_winners:
+        await satellites.award_seats(director, session, tournament, outcome.seat_winners)
     await _accrue_tax(director, session, tournament, run)
     await jackpots.streak_awards(director, session, tournament, outcome)
     await complete_if_settled(director, session, t)
@@ -89,9 +88,7 @@ async def cancelled(
         await _record(
             director, session, t, "refunds", f"{t}:refunds", wallet_requests.refunds(t, tournament.currency, items)
         )
-    if shares:
-        request = wallet_requests.payouts(t, tournament.currency, sorted(shares.items()))
-        await _record(director, session, t, "payouts", f"{t}:cancellation_shares", request)
+    await _pay_prizes(director, session, tournament, f"{t}:cancellation_shares", sorted(shares.items()))
     for line in ticket_lines:
         await ticket_service.issue(
             director,
@@ -138,10 +135,14 @@ async def complete_if_settled(director: Director, session: AsyncSession, tournam
         return
     await tournaments.mark_settled(session, tournament_id, director.now())
     payments: dict[str, int] = {}
+    bonus: dict[str, int] = {}
     for step in steps:
         if step.kind == "payouts":
             for item in step.request.body["payouts"]:
                 payments[item["player_id"]] = payments.get(item["player_id"], 0) + item["amount"]
+        elif step.kind == "bonus_prizes":
+            for item in step.request.body["prizes"]:
+                bonus[item["player_id"]] = bonus.get(item["player_id"], 0) + item["amount"]
         elif step.kind == "refunds":
             for item in step.request.body["refunds"]:
                 amount = item["prize_part"] + item["fee"]
@@ -158,7 +159,10 @@ async def complete_if_settled(director: Director, session: AsyncSession, tournam
         tournament_id=tournament_id,
         outcome="finished" if tournament.status is Status.FINISHED else "cancelled",
         currency=tournament.currency,
-        payments=[events.Payment(player_id=player, cash_cents=cents) for player, cents in sorted(payments.items())],
+        payments=[
+            events.Payment(player_id=player, cash_cents=payments.get(player, 0), bonus_cents=bonus.get(player, 0))
+            for player in sorted(payments.keys() | bonus.keys())
+        ],
         guarantee_overlay_cents=total("overlay", "guarantee"),
         cancellation_overlay_cents=total("overlay", "cancellation"),
         tax_cents=total("tax"),
@@ -190,9 +194,33 @@ async def _accrue_tax(
             await _record(director, session, t, "tax", f"{t}:tax:{concessionaire}", request)
 
 
+def _pays_bonus(tournament: TournamentRecord) -> bool:
+    freeroll = tournament.definition.freeroll
+    return freeroll is not None and freeroll.prize_form is PrizeForm.BONUS
+
+
+async def _pay_prizes(
+    director: Director, session: AsyncSession, tournament: TournamentRecord, key: str, prizes: list[tuple[str, int]]
+) -> None:
+    """Prizes (or a cancellation's shares) in one wallet call: cash out of the escrow; a bonus freeroll's as
+    bonus money straight from its concessionaire (P-9.3), whose guarantee never passes through the escrow."""
+    if not prizes:
+        return
+    t, currency = tournament.tournament_id, tournament.currency
+    if _pays_bonus(tournament):
+        assert tournament.concessionaire_id is not None, "a freeroll's guarantee has a concessionaire (creation)"
+        request = wallet_requests.bonus_prizes(t, tournament.concessionaire_id, currency, prizes)
+        await _record(director, session, t, "bonus_prizes", key, request)
+    else:
+        await _record(director, session, t, "payouts", key, wallet_requests.payouts(t, currency, prizes))
+
+
 async def _overlay(
     director: Director, session: AsyncSession, tournament: TournamentRecord, cause: str, amount: int
 ) -> None:
+    """Into the escrow; a bonus freeroll's prizes are paid from the concessionaire directly (`_pay_prizes`)."""
+    if _pays_bonus(tournament):
+        return
     t = tournament.tournament_id
     if tournament.concessionaire_id is None:
         raise ConservationError(f"{t} owes a {cause} overlay of {amount} and has no concessionaire to pay it")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from platform_kit.errors import Conflict, NotFound
+from platform_kit.errors import Conflict, Forbidden, NotFound
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tournament_director.adapters import tickets
+from tournament_director.adapters import tickets, tournaments
 from tournament_director.adapters.tickets import Ticket
-from tournament_director.adapters.tournaments import TournamentRecord
+from tournament_director.adapters.tournaments import Status, TournamentRecord
 from tournament_director.service.context import Director
 
 #: No 0/O or 1/I: codes are read out and typed in.
@@ -27,7 +27,7 @@ async def issue(
 ) -> str:
     """A fresh ticket for `player_id`, worth an entry of `source`'s kind at this price, backed by `source`'s
     escrow (P-10.12). Returns its code."""
-    code = "TK-" + "".join(director.rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    code = new_code(director)
     ticket = Ticket(
         code=code,
         player_id=player_id,
@@ -43,14 +43,29 @@ async def issue(
     return code
 
 
+def new_code(director: Director) -> str:
+    return "TK-" + "".join(director.rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
 async def usable(session: AsyncSession, code: str, player_id: str, tournament: TournamentRecord) -> Ticket:
     """The ticket, if `player_id` may enter `tournament` with it: theirs, unused, of the tournament's kind,
-    currency and buy-in."""
+    currency and buy-in. A satellite's seat is for its target alone while the target takes registrations;
+    once it no longer does (started, cancelled), the seat is worth any tournament of that kind and buy-in."""
     ticket = await tickets.get(session, code)
     if ticket is None or ticket.player_id != player_id:
         raise NotFound("ticket_not_found", "No such ticket for this player.")
     if ticket.used_by_tournament_id is not None:
         raise Conflict("ticket_used", "This ticket was already used.", used_by=ticket.used_by_tournament_id)
+    target = ticket.target_tournament_id
+    if target is not None and target != tournament.tournament_id and await _takes_registrations(session, target):
+        raise Conflict(
+            "ticket_not_valid_here", "This ticket is a seat in another tournament.", target_tournament_id=target
+        )
+    here = tournament.tournament_id
+    if not tournament.definition.direct_buy_in and here not in (target, ticket.source_tournament_id):
+        raise Forbidden(
+            "satellite_entry_only", "This tournament is entered only with a seat won in one of its satellites."
+        )
     buy_in = tournament.definition.buy_in
     fits = (
         ticket.tournament_kind == tournament.kind
@@ -67,3 +82,8 @@ async def usable(session: AsyncSession, code: str, player_id: str, tournament: T
             fee_cents=ticket.fee_cents,
         )
     return ticket
+
+
+async def _takes_registrations(session: AsyncSession, tournament_id: str) -> bool:
+    target = await tournaments.get(session, tournament_id)
+    return target is not None and target.status in (Status.ANNOUNCED, Status.REGISTERING)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tournament_director.domain.definition import TableSettings, TournamentDefinition, revise
+from tournament_director.domain.definition import SatelliteSettings, TableSettings, TournamentDefinition, revise
 from tournament_director.domain.definition_rules import (
     REBUY_ADDON_CAP_CENTS,
     SCHEDULED_MAX_PLAYERS,
     SCHEDULED_MIN_PLAYERS,
 )
 from tournament_director.domain.entries import Price
-from tournament_director.domain.kinds import TableMode, TournamentKind
+from tournament_director.domain.kinds import SatellitePrizeMode, TableMode, TournamentKind
 from tournament_director.domain.templates import nine_max_sit_and_go, rebuy_mtt, scheduled_mtt
 
 SEATS_PER_TABLE = 9
@@ -33,6 +33,8 @@ class SimulationOptions:
     seconds_per_hand: int = 60
     #: Scheduled only: a rebuy tournament (rebuys during the first six levels, an add-on at the break after).
     rebuys: bool = False
+    #: A satellite paying seats of this price in a target tournament (P-3.4).
+    satellite_seat: Price | None = None
 
 
 def parse_price(text: str) -> Price:
@@ -66,10 +68,19 @@ def simulation_definition(options: SimulationOptions) -> TournamentDefinition:
             blinds=scheduled_mtt(name, options.buy_in).blinds,
         )
         seats_per_table = min(SEATS_PER_TABLE, max(players, 2))
+    satellite = None
+    if options.satellite_seat is not None:
+        satellite = SatelliteSettings(
+            target_tournament_id="simulated-target",
+            seat_price=options.satellite_seat,
+            prize_mode=SatellitePrizeMode.TICKET,
+        )
     return revise(
         base,
         starting_stack=options.starting_stack,
         tables=TableSettings(seats_per_table=seats_per_table, mode=options.mode),
+        satellite=satellite,
+        payouts={"brackets": ()} if satellite is not None else base.payouts,
     )
 
 

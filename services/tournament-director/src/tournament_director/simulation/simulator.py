@@ -14,8 +14,9 @@ Invariants checked as it goes (a failure raises `SimulationError`):
 - standard mode: after each table round is planned, table sizes differ by at most one (P-6.3) — except after a
   round in which players left a table late (busted without a rebuy left while a tablemate decided on one: the
   table waited, and the others had dealt), which the next round must set right;
-and at the end: every entrant ranked exactly once, positions 1..N, payouts summing to the prize pool, the winner
-holding every chip.
+and at the end: every entrant ranked exactly once, positions 1..N, payouts (and a satellite's seats at their
+price) summing to the prize pool, the players still in (the winner, or a satellite's seat winners) holding every
+chip.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ class SimulationReport:
                 "starting_stack": options.starting_stack,
                 "seconds_per_hand": options.seconds_per_hand,
                 "rebuys": options.rebuys,
+                "satellite_seat": None if options.satellite_seat is None else options.satellite_seat.model_dump(),
             },
             "prize_pool_cents": self.prize_pool_cents,
             "prize_pool_from_entries_cents": self.prize_pool_from_entries_cents,
@@ -95,7 +97,12 @@ class SimulationReport:
             "checks": dict(self.checks),
             "payouts_cents": list(self.payouts_cents),
             "ranking": [
-                {"position": ranked.position, "player_id": ranked.player_id, "prize_cents": ranked.prize_cents}
+                {
+                    "position": ranked.position,
+                    "player_id": ranked.player_id,
+                    "prize_cents": ranked.prize_cents,
+                    "seat": ranked.seat,
+                }
                 for ranked in self.ranking
             ],
         }
@@ -256,12 +263,16 @@ class _Simulation:
         ranked = [ranked.player_id for ranked in ranking]
         positions = sorted(ranked.position for ranked in ranking)
         total = len(self.players) * self.definition.starting_stack + self.chips_bought
+        satellite = self.definition.satellite
+        seats_cents = 0 if satellite is None else len(outcome.seat_winners) * satellite.seat_price.total_cents
+        survivors = run.players_left
         checks = {
             "every_player_ranked_once": sorted(ranked) == sorted(self.players),
-            "positions_1_to_n": positions == list(range(1, len(self.players) + 1)),
+            "positions_1_to_n": positions == list(range(1, len(self.players) + 1))
+            or (satellite is not None and _survivors_tied_first(positions, len(survivors))),
             "every_loser_eliminated_once": sorted(self.eliminated)
-            == sorted(p for p in self.players if p != outcome.winner),
-            "payouts_sum_to_prize_pool": sum(outcome.prizes.values()) == outcome.funding.pool_cents,
+            == sorted(p for p in self.players if p not in survivors),
+            "payouts_sum_to_prize_pool": sum(outcome.prizes.values()) + seats_cents == outcome.funding.pool_cents,
             "winner_holds_every_chip": run.chips_in_play == total - run.chips_removed,
             "chips_conserved_every_hand": True,  # play_hand and _check_round raise otherwise
             "table_sizes_within_one": self.options.mode is TableMode.SHOOTOUT or self.max_gap <= 1,
@@ -283,3 +294,8 @@ class _Simulation:
             max_table_size_gap=self.max_gap if self.options.mode is TableMode.STANDARD else None,
             checks=checks,
         )
+
+
+def _survivors_tied_first(positions: list[int], survivors: int) -> bool:
+    """A satellite's survivors all rank 1st (P-3.4); the others from `survivors` + 1 down."""
+    return positions == [1] * survivors + list(range(survivors + 1, len(positions) + 1))

@@ -1,0 +1,104 @@
+"""The run cache (adapters.runs): a run saved by this process is taken from memory while its snapshot version is
+unchanged; a save by another process, or a transaction that failed after changing the run, sends the next call
+back to the snapshot. On SQLite and on the real PostgreSQL (row lock + version in one statement)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from platform_kit.db import Database
+from platform_kit.testing import POSTGRES_ADMIN_URL, create_database, drop_database, require
+from tournament_director.adapters import runs, tournaments
+from tournament_director.adapters.orm import metadata
+from tournament_director.adapters.runs import RunCache
+from tournament_director.adapters.tournaments import Status, TournamentRecord
+from tournament_director.domain.run import TournamentRun
+from tournament_director.simulation.setup import SimulationOptions, simulation_definition
+
+NOW = datetime(2025, 1, 1, tzinfo=UTC)
+T = "t-cache"
+DEFINITION = simulation_definition(SimulationOptions(players=30, seed=1))
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path}/runs.db"
+    else:
+        require(POSTGRES_ADMIN_URL, "PostgreSQL")
+        url = await create_database()
+    db = Database(url)
+    async with db.engine.begin() as connection:
+        await connection.run_sync(metadata.create_all)
+    record = TournamentRecord(
+        tournament_id=T,
+        name="cache",
+        status=Status.RUNNING,
+        currency="EUR",
+        concessionaire_id=None,
+        created_by="test",
+        template=None,
+        definition=DEFINITION,
+        jackpots=(),
+        invited_player_ids=frozenset(),
+        registration_opens_at=None,
+        starts_at=None,
+        created_at=NOW,
+    )
+    async with db.transaction() as session:
+        await tournaments.insert(session, record)
+    yield db
+    await db.dispose()
+    if request.param == "postgres":
+        await drop_database(url)
+
+
+def started_run() -> TournamentRun:
+    run, _ = TournamentRun.start(T, DEFINITION, [f"p{n}" for n in range(30)], random.Random(1), NOW)
+    return run
+
+
+async def test_a_run_this_process_saved_comes_from_memory_until_someone_else_saves_it(database: Database) -> None:
+    cache, rng = RunCache(), random.Random(2)
+    run = started_run()
+    async with database.transaction() as session:
+        await runs.save(session, run, NOW, cache)
+    async with database.transaction() as session:
+        loaded = await runs.load(session, T, rng, cache)
+        assert loaded is run and cache.hits == 1
+        await runs.save(session, run, NOW, cache)
+    async with database.transaction() as session:  # another process: no cache, bumps the version
+        other = await runs.load(session, T, rng)
+        assert other is not None and other is not run and other.to_json() == run.to_json()
+        await runs.save(session, other, NOW)
+
+    async with database.transaction() as session:
+        reloaded = await runs.load(session, T, rng, cache)
+
+    assert reloaded is not None and reloaded is not run and cache.misses == 1
+    assert reloaded.to_json() == run.to_json()
+
+
+async def test_a_run_changed_by_a_transaction_that_failed_is_restored_from_its_snapshot(database: Database) -> None:
+    cache, rng = RunCache(), random.Random(2)
+    run = started_run()
+    async with database.transaction() as session:
+        await runs.save(session, run, NOW, cache)
+    saved = run.to_json()
+    with pytest.raises(RuntimeError):
+        async with database.transaction() as session:
+            taken = await runs.load(session, T, rng, cache)
+            assert taken is run
+            run.disqualify("p1", NOW)  # changed in memory…
+            await runs.save(session, run, NOW, cache)
+            raise RuntimeError("…and the transaction fails")
+
+    async with database.transaction() as session:
+        restored = await runs.load(session, T, rng, cache)
+
+    assert restored is not None and restored is not run
+    assert restored.to_json() == saved and "p1" in restored.players_left
