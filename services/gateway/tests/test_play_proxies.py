@@ -136,6 +136,29 @@ async def test_unregistering_rebuys_and_addons_act_for_the_caller_with_the_key(
     ]
 
 
+async def test_p3_4_a_player_sees_their_own_tickets_and_takes_a_satellite_seat(
+    driver: Driver, services: FakeServices
+) -> None:
+    services.on("tournament-director", "GET", r"/internal/v1/players/.*/tickets", ok([{"code": "TK-X"}]))
+    services.on("tournament-director", "POST", r".*/registrations", ok({"entry": "satellite"}, 201))
+    mario = await driver.player_session("Mario")
+    luigi = await driver.player_session("Luigi")
+    me, token = mario["principal"]["id"], mario["access_token"]
+    seen = await driver.call("GET", f"/api/v1/players/{me}/tickets", token=token, expect=200)
+    assert seen.json() == [{"code": "TK-X"}]
+    # Another player is not there for them (404, as for every player route).
+    await driver.call("GET", f"/api/v1/players/{luigi['principal']['id']}/tickets", token=token, expect=404)
+    await driver.call(
+        "POST", "/api/v1/tournaments/t-2/registrations", token=token, json={"entry": "satellite"}, key=KEY, expect=201
+    )
+    calls = [(c.method, c.path, c.header("X-Principal-Id")) for c in services.to("tournament-director")]
+    assert calls == [
+        ("GET", f"/internal/v1/players/{me}/tickets", me),
+        ("POST", "/internal/v1/tournaments/t-2/registrations", me),
+    ]
+    assert services.to("tournament-director")[1].body["entry"] == "satellite"
+
+
 async def test_lobby_reads_pass_filters_and_ids_cannot_add_path_segments(
     driver: Driver, services: FakeServices
 ) -> None:

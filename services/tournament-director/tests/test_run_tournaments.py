@@ -139,3 +139,29 @@ def test_p6_6_p2_4_the_bubble_is_played_hand_for_hand() -> None:
     assert messages[first : first + 3] == eliminated
     assert [message.prize_cents > 0 for message in eliminated] == [True, True, False]
     assert all(report.checks.values())
+
+
+def test_p2_5_a_shootout_shares_a_part_of_the_pool_among_its_first_phase_table_winners() -> None:
+    """36 players on four tables of nine (P-6.4 shoot-out), 90+10: the pool of 3,240.00 gives 40% (1,296.00) in
+    equal parts to the four table winners, the rest by the seed table for 36 entrants."""
+    options = SimulationOptions(players=36, seed=3, mode=TableMode.SHOOTOUT, table_winners_bps=4_000)
+    report, messages = _play(options)
+    assert all(report.checks.values()), report.checks
+    (phase,) = [m for m in of_type(messages, ShootoutPhaseStarted) if m.phase == 2]
+    assert len(phase.tables) == 1  # the four table winners meet at the final table: they finish 1st to 4th
+    winners = {ranked.player_id for ranked in report.ranking if ranked.position <= 4}
+    assert len(winners) == 4
+    positions = payout_amounts(324_000 - 129_600, next(s for lo, hi, s in SEED_TABLE if lo <= 36 <= hi))
+    (finished,) = of_type(messages, TournamentFinished)
+    for ranked in finished.ranking:
+        by_position = positions[ranked.position - 1] if ranked.position <= len(positions) else 0
+        assert ranked.prize_cents == by_position + (32_400 if ranked.player_id in winners else 0)
+    assert sum(ranked.prize_cents for ranked in finished.ranking) == 324_000
+
+
+def test_p2_5_a_single_table_shootout_pays_its_table_part_to_the_winner() -> None:
+    options = SimulationOptions(
+        players=9, seed=2, kind=TournamentKind.SIT_AND_GO, mode=TableMode.SHOOTOUT, table_winners_bps=10_000
+    )
+    report, _ = _play(options)
+    assert [ranked.prize_cents for ranked in report.ranking] == [81_000] + [0] * 8

@@ -358,3 +358,12 @@ def test_p4_1_rebuys_allowed_in_a_heads_up_when_configured() -> None:
     heads_up = heads_up_sit_and_go("HU", TEN_EURO)
     assert heads_up.is_heads_up
     assert revise(heads_up, rebuy=_rebuy(2, last_level=3)).rebuy is not None
+
+
+def test_p2_5_table_winner_prizes_belong_to_shootouts() -> None:
+    assert ("payouts.table_winners_bps", "table_winners_without_shootout") in _issues(
+        MTT, payouts={"table_winners_bps": 5_000}
+    )
+    shootout = shootout_sit_and_go("Shoot-out", TEN_EURO)
+    assert revise(shootout, payouts={"table_winners_bps": 5_000}).payouts.table_winners_bps == 5_000
+    assert ("payouts.table_winners_bps", "less_than_equal") in _issues(shootout, payouts={"table_winners_bps": 10_001})

@@ -247,3 +247,34 @@ def test_p6_1_p6_2_p6_3_after_any_eliminations_fewest_tables_and_even_sizes(
     sizes = [table.size for table in layout.tables]
     assert len(layout.tables) == tables_needed(layout.player_count, seats)
     assert max(sizes) - min(sizes) <= 1
+
+
+# P-5.2 reseating is random among the admissible seats
+
+
+def test_p5_2_players_of_a_broken_table_take_random_admissible_seats() -> None:
+    """Table 3 (5 players) breaks into tables 1 and 2 (6 each, seats 1–6 taken): over many draws each of its
+    players lands on each admissible (empty) seat of both tables, and never on a taken one."""
+    layout = Layout((_table(1, 6), _table(2, 6), _table(3, 5)))
+    landed: dict[str, set[SeatRef]] = {}
+    for seed in range(400):
+        commands = plan_after_hand(layout, 3, NINE_SEATS, paid_places=0, rng=random.Random(seed))
+        for move in (command for command in commands if isinstance(command, MovePlayer)):
+            landed.setdefault(move.player_id, set()).add(move.target)
+    admissible = {SeatRef(table, seat) for table in (1, 2) for seat in (7, 8, 9)}
+    assert set(landed) == {f"t3s{seat}" for seat in range(1, 6)}
+    assert all(seats == admissible for seats in landed.values())
+
+
+def test_p5_2_a_new_shootout_phase_regroups_the_winners_at_random() -> None:
+    """Four tables down to their winner regroup onto one table: over many draws every winner sits at every
+    seat of the new table."""
+    shootout = TableSettings(seats_per_table=4, mode=TableMode.SHOOTOUT)
+    layout = Layout(tuple(_table(table_id, 1, first_seat=table_id) for table_id in range(1, 5)))
+    seats_of: dict[str, set[int]] = {}
+    for seed in range(300):
+        new = apply_plan(layout, plan_after_hand(layout, 4, shootout, paid_places=0, rng=random.Random(seed)))
+        [table] = new.tables
+        for seat, player in table.seats.items():
+            seats_of.setdefault(player, set()).add(seat)
+    assert seats_of == {f"t{n}s{n}": {1, 2, 3, 4} for n in range(1, 5)}

@@ -48,6 +48,7 @@ async def test_tournaments_from_templates_or_whole_definitions_show_in_the_lobby
             "nine_max_sit_and_go",
             "rebuy_mtt",
             "freeroll",
+            "satellite",
         }
         nine = next(t for t in templates if t["template"] == "nine_max_sit_and_go")
         whole = {**nine["definition"], "name": "From scratch", "currency": "EUR"}

@@ -150,3 +150,15 @@ async def test_p3_4_a_satellite_names_an_open_target_and_a_seat_at_its_buy_in(tm
             )
             assert answer.status_code == 422, answer.text
             assert code in {error["code"] for error in answer.json()["errors"]}, answer.json()
+        templated = await platform.create(
+            {
+                "template": "satellite",
+                "name": "Scheduled satellite",
+                "buy_in": SATELLITE_PRICE,
+                "target_tournament_id": target_id,
+                "seat_price": TARGET_PRICE,
+                "prize_mode": "automatic_registration",
+                "starts_at": (START + timedelta(hours=1)).isoformat(),
+            }
+        )
+        assert templated["status"] == "registering"

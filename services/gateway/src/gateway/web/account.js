@@ -18,6 +18,16 @@ const PURPOSES = {
   draw_payout: "Totalizator win",
   draw_refund: "Totalizator refund",
   refund: "Refund",
+  bonus_prizes: "Bonus prize",
+};
+
+/* Why a ticket was issued (tournament director's `issued_reason`). */
+const TICKET_REASONS = {
+  satellite_ticket: "Satellite seat (ticket)",
+  satellite_right: "Satellite seat",
+  satellite_seat: "Satellite seat (automatic registration)",
+  unregistration: "Entry given back",
+  cancellation: "Cancelled tournament",
 };
 
 page("#/account", (view) => {
@@ -26,6 +36,7 @@ page("#/account", (view) => {
   const rows = h("tbody", {});
   const more = h("button", { class: "secondary", hidden: true }, "Older");
   const coupons = h("div", {});
+  const tickets = h("div", {});
   view.append(
     h("section", { class: "panel" }, h("h1", {}, term("account")), balances, rating),
     h("section", { class: "panel" }, h("h2", {}, term("statement")),
@@ -34,6 +45,7 @@ page("#/account", (view) => {
         rows),
       more),
     h("section", { class: "panel" }, h("h2", {}, term("coupons")), coupons),
+    h("section", { class: "panel" }, h("h2", {}, term("tickets")), tickets),
   );
   const me = session.playerId;
   if (!me) { fill(balances, h("p", {}, "Staff accounts have no wallet.")); return; }
@@ -77,6 +89,19 @@ page("#/account", (view) => {
       : h("p", { class: "muted" }, "No coupons yet."));
   }
 
+  async function showTickets() {
+    const list = await request("GET", `/players/${me}/tickets`).catch(() => []);
+    fill(tickets, list.length
+      ? h("table", { class: "grid" },
+        h("thead", {}, h("tr", {}, h("th", {}, "Code"), h("th", {}, "What"), h("th", { class: "num" }, "Value"), h("th", {}, "For"), h("th", {}, "Status"))),
+        h("tbody", {}, list.map((x) => h("tr", { "data-ticket": x.code },
+          h("td", {}, h("code", {}, x.code)), h("td", {}, TICKET_REASONS[x.issued_reason] || x.issued_reason),
+          h("td", { class: "num" }, money(x.prize_part_cents + x.fee_cents, x.currency)),
+          h("td", {}, x.target_tournament_id ? h("a", { href: `#/tournament/${encodeURIComponent(x.target_tournament_id)}` }, x.target_tournament_id) : x.tournament_kind.replaceAll("_", " ")),
+          h("td", {}, x.used_by_tournament_id ? `used in ${x.used_by_tournament_id}` : "unused")))))
+      : h("p", { class: "muted" }, "No tickets."));
+  }
+
   async function showRating() {
     const found = await request("GET", `/players/${me}/rating`).catch(() => null);
     if (found) fill(rating, term("rating"), `: ${found.rating} · `, term("tier"), ": ", tierLabel(found.tier_label), found.rank ? ` · #${found.rank}` : "");
@@ -85,6 +110,7 @@ page("#/account", (view) => {
   more.addEventListener("click", () => showStatement().catch((p) => toast(problemText(p), { kind: "error" })));
   showBalances().then(showStatement).catch((p) => fill(balances, h("p", { class: "error" }, problemText(p))));
   showCoupons();
+  showTickets();
   showRating();
 }, { auth: true });
 

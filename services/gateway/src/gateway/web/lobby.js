@@ -20,8 +20,9 @@ function buyIn(t) {
   return `${money(prize + fee, t.currency)} (${money(prize, t.currency)} + ${money(fee, t.currency)})`;
 }
 
-async function registerFor(tournamentId) {
-  await request("POST", `/tournaments/${encodeURIComponent(tournamentId)}/registrations`, { entry: "buy_in" },
+/* `entry` "satellite" takes a seat the player won in one of the tournament's satellites (P-3.4). */
+async function registerFor(tournamentId, entry = "buy_in") {
+  await request("POST", `/tournaments/${encodeURIComponent(tournamentId)}/registrations`, { entry },
     { headers: { "Idempotency-Key": newIdempotencyKey() } });
   toast("Registered. Your table opens as soon as the tournament starts.");
 }
@@ -32,16 +33,25 @@ async function unregisterFrom(tournamentId) {
   toast(`Unregistered${answer?.refunded_cents ? `: ${money(answer.refunded_cents)} refunded` : ""}.`);
 }
 
-/* The buttons a tournament offers the player, given their own entry in it (if any). */
-function tournamentActions(t, mine, refresh) {
+/* The tournaments the player holds an unused satellite seat for (P-3.4). */
+async function seatTargets() {
+  if (!session.playerId) return new Set();
+  const tickets = await request("GET", `/players/${session.playerId}/tickets`).catch(() => []);
+  return new Set(tickets.filter((x) => x.target_tournament_id && !x.used_by_tournament_id).map((x) => x.target_tournament_id));
+}
+
+/* The buttons a tournament offers the player, given their own entry in it (if any) and their seats. */
+function tournamentActions(t, mine, refresh, seats = new Set()) {
   const actions = [];
   if (mine?.table_id && t.status === "running") {
     actions.push(h("a", { class: "button needs-lobby", href: `#/table/${encodeURIComponent(mine.table_id)}` }, term("openTable")));
   }
   if (session.playerId && t.status === "registering") {
+    const entry = seats.has(t.tournament_id) ? "satellite" : "buy_in";
     actions.push(mine
       ? actionButton(term("unregister"), async () => { await unregisterFrom(t.tournament_id); refresh(); }, { class: "secondary" })
-      : actionButton(term("register"), async () => { await registerFor(t.tournament_id); refresh(); }, { class: "needs-lobby", "data-tournament": t.tournament_id }));
+      : actionButton(term(entry === "satellite" ? "registerWithSeat" : "register"), async () => { await registerFor(t.tournament_id, entry); refresh(); },
+        { class: "needs-lobby", "data-tournament": t.tournament_id, "data-entry": entry }));
   }
   return actions;
 }
@@ -65,13 +75,14 @@ page("#/lobby", (view) => {
 
   const showTournaments = debounced(async () => {
     try {
-      const [list, mine] = await Promise.all([
+      const [list, mine, seats] = await Promise.all([
         request("GET", "/tournaments"),
         session.playerId ? request("GET", `/players/${session.playerId}/tournaments`).catch(() => []) : [],
+        seatTargets(),
       ]);
       const entries = new Map(mine.map((entry) => [entry.tournament_id, entry]));
       const shown = list.filter((t) => LIVE_STATUSES.includes(t.status) || entries.has(t.tournament_id));
-      fill(tournaments, ...(shown.length ? shown.map((t) => tournamentCard(t, entries.get(t.tournament_id), showTournaments)) : [h("p", { class: "muted" }, "No tournaments open right now.")]));
+      fill(tournaments, ...(shown.length ? shown.map((t) => tournamentCard(t, entries.get(t.tournament_id), showTournaments, seats)) : [h("p", { class: "muted" }, "No tournaments open right now.")]));
     } catch (problem) {
       fill(tournaments, h("p", { class: "error" }, problemText(problem)));
     }
@@ -101,7 +112,7 @@ page("#/lobby", (view) => {
   return () => { stop(); showTournaments.cancel(); showDraws.cancel(); };
 }, { auth: true });
 
-function tournamentCard(t, mine, refresh) {
+function tournamentCard(t, mine, refresh, seats) {
   return h("article", { class: "card-row", "data-tournament": t.tournament_id },
     h("div", { class: "grow" },
       h("h3", {}, h("a", { href: `#/tournament/${encodeURIComponent(t.tournament_id)}` }, t.name)),
@@ -112,7 +123,7 @@ function tournamentCard(t, mine, refresh) {
       h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), `: ${t.registered}/${t.max_players}`),
       mine?.position ? h("p", { class: "result" }, term("position"), `: ${mine.position}`, mine.prize_cents ? ` · ${money(mine.prize_cents, t.currency)}` : "") : null,
     ),
-    h("div", { class: "actions" }, tournamentActions(t, mine, refresh)),
+    h("div", { class: "actions" }, tournamentActions(t, mine, refresh, seats)),
   );
 }
 
@@ -165,10 +176,11 @@ page("#/tournament/:id", (view, { id }) => {
 
   const show = debounced(async () => {
     try {
-      const [t, mine, table] = await Promise.all([
+      const [t, mine, table, seats] = await Promise.all([
         request("GET", `/tournaments/${encodeURIComponent(id)}`),
         session.playerId ? request("GET", `/players/${session.playerId}/tournaments`).catch(() => []) : [],
         request("GET", `/tournaments/${encodeURIComponent(id)}/standings`).catch(() => ({ players: [] })),
+        seatTargets(),
       ]);
       const entry = mine.find((e) => e.tournament_id === id);
       fill(header, 
@@ -177,7 +189,7 @@ page("#/tournament/:id", (view, { id }) => {
         h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), `: ${t.registered ?? "?"}/${t.max_players ?? "?"}`),
         t.current_level ? h("p", {}, term("level"), `: ${JSON.stringify(t.current_level)}`) : null,
         entry?.position ? h("p", { class: "result" }, term("position"), `: ${entry.position}`, entry.prize_cents ? ` · ${term("prize").textContent} ${money(entry.prize_cents, t.currency)}` : "") : null,
-        h("div", { class: "actions" }, tournamentActions(t, entry, show)),
+        h("div", { class: "actions" }, tournamentActions(t, entry, show, seats)),
       );
       const levels = findList(t, ["levels"]);
       fill(structure, h("h2", {}, term("structure")), levels.length ? levelsTable(levels) : h("p", { class: "muted" }, "—"));

@@ -124,9 +124,13 @@ class PayoutBracket(_Frozen):
 
 
 class PayoutSettings(_Frozen):
-    """P-8.4: a tournament's own schedule by field size; no brackets means the platform's defaults."""
+    """P-8.4: a tournament's own schedule by field size; no brackets means the platform's defaults.
+
+    P-2.5: in a shoot-out, `table_winners_bps` of the prize pool (0–100%) goes in equal parts to the players who
+    win their table of the first phase; the rest follows the schedule by final position."""
 
     brackets: tuple[PayoutBracket, ...] = ()
+    table_winners_bps: int = Field(0, ge=0, le=10_000)
 
 
 class TournamentDefinition(_Frozen):

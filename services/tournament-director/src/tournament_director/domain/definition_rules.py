@@ -244,6 +244,10 @@ def _access_issues(d: TournamentDefinition) -> Iterator[Issue]:
 
 
 def _payout_issues(d: TournamentDefinition) -> Iterator[Issue]:
+    if d.payouts.table_winners_bps and d.tables.mode is not TableMode.SHOOTOUT:
+        yield Issue("payouts.table_winners_bps", "table_winners_without_shootout", "only a shoot-out has table winners")
+    if d.payouts.table_winners_bps and d.satellite is not None:
+        yield Issue("payouts.table_winners_bps", "satellite_pays_seats", "a satellite pays seats, not table winners")
     brackets = sorted(d.payouts.brackets, key=lambda bracket: bracket.min_entrants)
     if not brackets:
         return

@@ -18,6 +18,7 @@ from tournament_director.domain import jackpots
 from tournament_director.domain.blind_clock import ClockReading
 from tournament_director.domain.cancellation import CancellationCase, CancellationSettlement
 from tournament_director.domain.entries import Entry, PaymentForm
+from tournament_director.domain.money import BASIS_POINTS_PER_WHOLE, split_equally
 from tournament_director.domain.payouts import PayoutSchedule, PrizeTable, payout_amounts, schedule_from_amounts
 from tournament_director.domain.prize_pool import PoolFunding, fund_prize_pool
 from tournament_director.domain.ranking import EliminationLog, FinalRanking, PlayerId
@@ -51,13 +52,31 @@ def schedule_of(state: RunState) -> PayoutSchedule:
 
 
 def prize_table(state: RunState) -> PrizeTable:
-    """What each position wins with the pool as it stands: cash by the schedule (P-8.4, P-8.5), or in a
-    satellite seats in its target and the cash remainder (P-3.4)."""
+    """What each position wins with the pool as it stands: cash by the schedule (P-8.4, P-8.5) — less a
+    shoot-out's part for its table winners (P-2.5) — or in a satellite seats in its target and the cash
+    remainder (P-3.4)."""
     pool = pool_funding(state).pool_cents
     satellite = state.definition.satellite
     if satellite is not None:
         return PrizeTable.of_satellite(pool, satellite.seat_price.total_cents)
-    return PrizeTable(payout_amounts(pool, schedule_of(state)))
+    return PrizeTable(payout_amounts(pool - table_winners_part(pool, state), schedule_of(state)))
+
+
+def table_winners_part(pool_cents: int, state: RunState) -> int:
+    """P-2.5: the part of the pool a shoot-out shares among its table winners (floored: the cents left over
+    stay with the positions)."""
+    return pool_cents * state.definition.payouts.table_winners_bps // BASIS_POINTS_PER_WHOLE
+
+
+def table_winner_prizes(state: RunState, ranking: FinalRanking, pool_cents: int) -> dict[PlayerId, int]:
+    """P-2.5: each first-phase table winner's equal part, the odd cents to the best ranked first (P-8.5). With a
+    single first-phase table, its winner is the tournament's."""
+    part = table_winners_part(pool_cents, state)
+    if not part:
+        return {}
+    winners = set(state.table_winners or ranking.groups[0].players)
+    ordered = [player for player in ranking.players if player in winners]
+    return dict(zip(ordered, split_equally(part, len(ordered)), strict=True))
 
 
 @dataclass(frozen=True)
@@ -92,6 +111,8 @@ def finish(state: RunState, log: EliminationLog, finished_at: datetime) -> Tourn
     funding = pool_funding(state)
     table = prize_table(state)
     prizes = table.cash_by_player(ranking.groups)
+    for player, prize in table_winner_prizes(state, ranking, funding.pool_cents).items():
+        prizes[player] += prize
     seat_winners = table.seat_winners(ranking.groups)
     disqualified = frozenset(entry.player_id for entry in state.log if entry.operation == "disqualify")
     entrants = tuple(state.entries)

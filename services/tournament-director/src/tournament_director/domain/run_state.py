@@ -83,6 +83,8 @@ class RunState:
     tables: dict[int, TablePlay]
     #: The shoot-out phase (1 in standard mode).
     phase: int = 1
+    #: Shoot-out: the players who won their table of the first phase (P-2.5), once the second phase starts.
+    table_winners: list[PlayerId] = field(default_factory=list)
     hand_for_hand: bool = False
     #: The latest hand-for-hand round started; 0 before any.
     hand_for_hand_round: int = 0
@@ -185,6 +187,7 @@ def state_to_json(state: RunState) -> dict[str, Any]:
         "clock_mark": list(state.clock_mark),
         "tables": [[table_id, _table_to_json(table)] for table_id, table in sorted(state.tables.items())],
         "phase": state.phase,
+        "table_winners": list(state.table_winners),
         "hand_for_hand": state.hand_for_hand,
         "hand_for_hand_round": state.hand_for_hand_round,
         "round_busts": [_pending_to_json(pending) for pending in state.round_busts],
@@ -220,6 +223,7 @@ def state_from_json(data: dict[str, Any]) -> RunState:
         clock_mark=(level, on_break),
         tables={table_id: _table_from_json(table) for table_id, table in data["tables"]},
         phase=data["phase"],
+        table_winners=list(data.get("table_winners", [])),  # absent from snapshots older than P-2.5's prizes
         hand_for_hand=data["hand_for_hand"],
         hand_for_hand_round=data["hand_for_hand_round"],
         round_busts=[_pending_from_json(item) for item in data["round_busts"]],

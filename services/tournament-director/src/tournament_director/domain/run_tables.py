@@ -169,6 +169,8 @@ class TableFlow:
                 case FinalTableReached(table_id=table_id):
                     out.append(FinalTableStarted(state.tournament_id, self.key(table_id)))
                 case StartShootoutPhase(phase=phase):
+                    if old_phase == 1:
+                        state.table_winners = sorted(state.chips)  # everyone still seated won their table
                     self._reopen_tables(old_phase, out)
                     keys = tuple(self.key(table_id) for table_id in sorted(state.tables))
                     out.append(ShootoutPhaseStarted(state.tournament_id, phase, keys))

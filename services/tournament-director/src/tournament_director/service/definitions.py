@@ -41,11 +41,18 @@ TEMPLATES: dict[str, Callable[..., TournamentDefinition]] = {
     "scheduled_mtt": templates.scheduled_mtt,
     "rebuy_mtt": templates.rebuy_mtt,
     "freeroll": templates.freeroll,
+    "satellite": templates.satellite,
 }
 #: Template parameters that are prices.
-PRICE_PARAMETERS = frozenset({"buy_in", "sponsored_entry"})
+PRICE_PARAMETERS = frozenset({"buy_in", "sponsored_entry", "seat_price"})
 #: What the catalogue shows each template with.
 EXAMPLE_PRICE = Price(prize_part_cents=900, fee_cents=100)
+#: What the catalogue's examples pass for the parameters a template requires.
+EXAMPLE_ARGUMENTS: dict[str, Any] = {
+    "buy_in": EXAMPLE_PRICE,
+    "seat_price": Price(prize_part_cents=9_000, fee_cents=1_000),
+    "target_tournament_id": "t-target",
+}
 
 
 class TournamentSetup(BaseModel):
@@ -78,8 +85,10 @@ def catalogue() -> list[dict[str, Any]]:
     """Every template with what it takes and an example definition (priced 9+1)."""
     entries = []
     for name, builder in TEMPLATES.items():
-        parameters = [p for p in inspect.signature(builder).parameters if p != "name"]
-        example = builder("Example", EXAMPLE_PRICE) if "buy_in" in parameters else builder("Example")
+        signature = inspect.signature(builder).parameters
+        parameters = [p for p in signature if p != "name"]
+        required = [p for p in parameters if signature[p].default is inspect.Parameter.empty]
+        example = builder("Example", **{p: EXAMPLE_ARGUMENTS[p] for p in required})
         entries.append(
             {
                 "template": name,

@@ -35,6 +35,8 @@ class SimulationOptions:
     rebuys: bool = False
     #: A satellite paying seats of this price in a target tournament (P-3.4).
     satellite_seat: Price | None = None
+    #: Shoot-out: the part of the pool for the first phase's table winners, in basis points (P-2.5).
+    table_winners_bps: int = 0
 
 
 def parse_price(text: str) -> Price:
@@ -80,7 +82,10 @@ def simulation_definition(options: SimulationOptions) -> TournamentDefinition:
         starting_stack=options.starting_stack,
         tables=TableSettings(seats_per_table=seats_per_table, mode=options.mode),
         satellite=satellite,
-        payouts={"brackets": ()} if satellite is not None else base.payouts,
+        payouts={
+            "brackets": () if satellite is not None else base.payouts.brackets,
+            "table_winners_bps": options.table_winners_bps,
+        },
     )
 
 

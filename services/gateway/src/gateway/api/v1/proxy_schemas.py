@@ -36,8 +36,11 @@ def dict_body_examples(summary: str, value: dict[str, Any]) -> dict[str, Any]:
 
 # -- tournaments ----------------------------------------------------------------------------------------------
 class Registration(BaseModel):
-    model_config = _examples({"entry": "buy_in"}, {"entry": "ticket", "ticket_code": "T-7H2Q"})
-    entry: Literal["buy_in", "ticket"] = Field("buy_in", description="Pay the buy-in, or use a ticket (P-3.4).")
+    model_config = _examples({"entry": "buy_in"}, {"entry": "ticket", "ticket_code": "T-7H2Q"}, {"entry": "satellite"})
+    entry: Literal["buy_in", "ticket", "satellite"] = Field(
+        "buy_in",
+        description="Pay the buy-in, use a ticket, or take a seat won in one of this tournament's satellites (P-3.4).",
+    )
     ticket_code: str | None = Field(None, max_length=64)
     player_id: str | None = Field(
         None,

@@ -76,11 +76,20 @@ async def players_tournaments(request: Request, scope: OnPlayer) -> Response:
     return await relay(clients_of(request).tournament_director, "GET", path, principal=scope.principal)
 
 
+@router.get(
+    "/players/{player_id}/tickets",
+    summary="The player's tickets: entries given back and seats won in satellites (P-3.4, P-10.12)",
+)
+async def players_tickets(request: Request, scope: OnPlayer) -> Response:
+    path = f"/internal/v1/players/{segment(scope.player.id)}/tickets"
+    return await relay(clients_of(request).tournament_director, "GET", path, principal=scope.principal)
+
+
 # -- registration, rebuys, add-ons -----------------------------------------------------------------------------
 @router.post(
     "/tournaments/{tournament_id}/registrations",
     status_code=status.HTTP_201_CREATED,
-    summary="Register for a tournament (pays the buy-in, or uses a ticket)",
+    summary="Register for a tournament (pays the buy-in, or uses a ticket or a satellite seat)",
     description="Players register themselves; partners, operators and administrators name one of their players. "
     "Banned players cannot register (P-12.5).",
     responses=answers(REGISTERED, status=201),
