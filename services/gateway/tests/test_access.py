@@ -220,3 +220,18 @@ async def test_authenticated_callers_each_have_their_own_bucket(limited: Driver,
     await limited.call("GET", "/api/v1/players/me", token=luigi, expect=200)
     clock.advance(timedelta(seconds=1))
     await limited.call("GET", "/api/v1/players/me", token=mario, expect=200)
+
+
+async def test_signed_in_callers_on_public_routes_count_against_their_own_bucket(
+    limited: Driver, clock: FrozenClock
+) -> None:
+    """Players behind one carrier NAT share an address: on a public route a signed-in player spends their own
+    bucket, not the address's; a stale token counts as none."""
+    mario = (await limited.sign_up("Mario")).json()["access_token"]
+    clock.advance(timedelta(seconds=10))  # refill the address's anonymous bucket
+    for _ in range(2):
+        await limited.call("GET", "/api/v1/concessionaires", expect=200)
+    assert (await limited.call("GET", "/api/v1/concessionaires")).status_code == 429
+    for _ in range(3):
+        await limited.call("GET", "/api/v1/concessionaires", token=mario, expect=200)
+    assert (await limited.call("GET", "/api/v1/concessionaires", token="not-a-token")).status_code == 429

@@ -43,6 +43,11 @@ class ServiceSettings(BaseSettings):
         description="SQLAlchemy async URL of the service's own database (postgresql+asyncpg://… when deployed); "
         "empty means the SQLite file data/<service>.db.",
     )
+    forwarded_allow_ips: str = Field(
+        "127.0.0.1",
+        description="Proxies whose X-Forwarded-For/-Proto headers are believed (comma-separated addresses or "
+        "CIDRs; * when an ingress is the only way in): the client address rate limits and logs see comes from them.",
+    )
     bus_url: str = Field("memory://", description="`amqp://user:pass@host:5672/` for RabbitMQ, `memory://` standalone.")
     migrate_on_start: bool = Field(True, description="Upgrade the database to the latest migration at start-up.")
     log_level: str = Field("INFO", description="Log level of the JSON logs.")

@@ -35,7 +35,7 @@ def standalone(data_dir: Path, host: str, base_port: int) -> None:
                 **urls,
             }
         )
-        apps.append((app_factory(service)(settings, bus=bus), host, settings.port))
+        apps.append((app_factory(service)(settings, bus=bus), settings))
     print(
         f"Platform starting (standalone): gateway on http://{host}:{base_port}  (web client /, API docs /docs, "
         f"OpenAPI /openapi.json); services on ports {base_port + 1}-{base_port + 5}; data in {data_dir}/",
@@ -49,7 +49,7 @@ def serve(service: str) -> None:
     """One service alone, configured from its environment variables (distributed mode)."""
     settings = settings_class(service)()
     kit_logging.configure(service, settings.log_level)
-    asyncio.run(serve_all([(app_factory(service)(settings), settings.host, settings.port)]))
+    asyncio.run(serve_all([(app_factory(service)(settings), settings)]))
 
 
 def migrate(service: str) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Generator, Sequence
 
 import uvicorn
 from fastapi import FastAPI
+from platform_kit.settings import ServiceSettings
 
 
 class _Server(uvicorn.Server):
@@ -18,10 +19,21 @@ class _Server(uvicorn.Server):
         yield
 
 
-async def serve_all(apps: Sequence[tuple[FastAPI, str, int]]) -> None:
+async def serve_all(apps: Sequence[tuple[FastAPI, ServiceSettings]]) -> None:
+    """Each app on its settings' host and port, believing forwarded headers from its trusted proxies only."""
     servers = [
-        _Server(uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False, lifespan="on"))
-        for app, host, port in apps
+        _Server(
+            uvicorn.Config(
+                app,
+                host=settings.host,
+                port=settings.port,
+                forwarded_allow_ips=settings.forwarded_allow_ips,
+                log_config=None,
+                access_log=False,
+                lifespan="on",
+            )
+        )
+        for app, settings in apps
     ]
     loop = asyncio.get_running_loop()
 

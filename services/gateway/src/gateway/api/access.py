@@ -178,7 +178,19 @@ def allow_on_player(*roles: Role, good_standing: bool = False) -> Callable[..., 
 
 def public() -> Callable[..., Awaitable[None]]:
     async def anyone(request: Request) -> None:
-        apply_rate_limit(components_of(request), request, None)
+        """Signed-in callers count against their own limit, not their address's: players behind one carrier
+        NAT share an address. The headers are read here, not declared: the route asks for no credentials, and
+        stale ones are no reason to refuse it (they count as none)."""
+        components = components_of(request)
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        credentials = (
+            HTTPAuthorizationCredentials(scheme=scheme, credentials=token) if scheme.lower() == "bearer" else None
+        )
+        try:
+            principal = await _authenticate(components, credentials, request.headers.get(partner_key.model.name))
+        except Unauthenticated:
+            principal = None
+        apply_rate_limit(components, request, principal)
 
     setattr(anyone, POLICY_ATTRIBUTE, AccessPolicy(frozenset(), public=True))
     return anyone
