@@ -67,6 +67,8 @@ async def test_a_run_this_process_saved_comes_from_memory_until_someone_else_sav
     run = started_run()
     async with database.transaction() as session:
         await runs.save(session, run, NOW, cache)
+    async with database.transaction() as session:  # a page view reads it without taking it
+        assert await runs.peek(session, T, rng, cache) is run
     async with database.transaction() as session:
         loaded = await runs.load(session, T, rng, cache)
         assert loaded is run and cache.hits == 1

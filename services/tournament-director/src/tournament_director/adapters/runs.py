@@ -42,6 +42,12 @@ class RunCache:
         self.misses += 1
         return None
 
+    def peek(self, tournament_id: str, version: int) -> TournamentRun | None:
+        """The cached run if it is at `version`, left in the cache: for reading only. (A call may change it
+        after this returns, but only into a newer state: domain calls never wait halfway.)"""
+        cached = self._runs.get(tournament_id)
+        return cached[1] if cached is not None and cached[0] == version else None
+
     def keep_after_commit(self, session: AsyncSession, run: TournamentRun, version: int) -> None:
         def keep(_: object) -> None:
             self._runs[run.tournament_id] = (version, run)
@@ -68,8 +74,15 @@ async def load(
     return TournamentRun.restore(json.loads(state), rng)
 
 
-async def peek(session: AsyncSession, tournament_id: str, rng: random.Random) -> TournamentRun | None:
-    """The run as last saved, for reading only (no lock)."""
+async def peek(
+    session: AsyncSession, tournament_id: str, rng: random.Random, cache: RunCache | None = None
+) -> TournamentRun | None:
+    """The run as last saved, for reading only (no lock): from the cache when it holds that version."""
+    version = await session.scalar(select(runs.c.version).where(runs.c.tournament_id == tournament_id))
+    if version is None:
+        return None
+    if cache is not None and (cached := cache.peek(tournament_id, version)) is not None:
+        return cached
     state = await session.scalar(select(runs.c.state).where(runs.c.tournament_id == tournament_id))
     return None if state is None else TournamentRun.restore(json.loads(state), rng)
 

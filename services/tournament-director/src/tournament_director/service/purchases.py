@@ -157,7 +157,7 @@ async def on_paid(director: Director, session: AsyncSession, step: MoneyStep, an
     registration = await tournaments.registration(session, step.tournament_id, player)
     assert registration is not None
     await jackpots.credit(session, tournament, registration.concessionaire_id, amounts)
-    run = await runs.peek(session, step.tournament_id, director.rng)
+    run = await runs.peek(session, step.tournament_id, director.rng, director.run_cache)
     assert run is not None
     purchased = events.EntryPurchased(
         tournament_id=step.tournament_id,

@@ -54,7 +54,7 @@ async def details(director: Director, tournament_id: str) -> dict[str, Any]:
     async with director.runtime.db.transaction() as session:
         tournament = await _get(session, tournament_id)
         item = await _lobby_item(session, tournament)
-        run = await runs.peek(session, tournament_id, director.rng)
+        run = await runs.peek(session, tournament_id, director.rng, director.run_cache)
     definition = tournament.definition
     if run is not None:
         entrants = len(run.entries)
@@ -132,7 +132,7 @@ async def standings(director: Director, tournament_id: str) -> dict[str, Any]:
     """Players still in (by chips) then the eliminated (by position)."""
     async with director.runtime.db.transaction() as session:
         tournament = await _get(session, tournament_id)
-        run = await runs.peek(session, tournament_id, director.rng)
+        run = await runs.peek(session, tournament_id, director.rng, director.run_cache)
         ranked = await tournaments.standings_of(session, tournament_id)
         registered = await tournaments.registrations_of(session, tournament_id, [RegistrationStatus.REGISTERED])
     players: list[dict[str, Any]] = []
@@ -177,7 +177,7 @@ async def player_tournaments(director: Director, player_id: str) -> list[dict[st
                 "chips": None,
             }
             if tournament.status is Status.RUNNING:
-                run = await runs.peek(session, tournament.tournament_id, director.rng)
+                run = await runs.peek(session, tournament.tournament_id, director.rng, director.run_cache)
                 seat = None if run is None else run.seat_of(player_id)
                 if run is not None and seat is not None:
                     item.update(table_id=seat[0], seat=seat[1], chips=run.chips.get(player_id))
