@@ -57,6 +57,7 @@ const TERMS = {
   coupon: ["Coupon", "Schedina"],
   coupons: ["Coupons", "Schedine"],
   tickets: ["Tickets", "Biglietti"],
+  satellite: ["Satellite", "Torneo satellite"],
   draw: ["Draw", "Concorso"],
   stakePerBet: ["Stake per bet", "Posta per colonna"],
   bets: ["Bets", "Colonne"],

@@ -62,6 +62,17 @@ function goToTable(tableId) {
   else toast("Your table is ready.", { action: h("a", { href: `#/table/${encodeURIComponent(tableId)}` }, term("openTable")) });
 }
 
+/* A satellite pays seats in its target (P-3.4): how many the pool buys so far, and what is left in cash. */
+function satellitePrizes(satellite, t) {
+  const seat = satellite.seat_price.prize_part_cents + satellite.seat_price.fee_cents;
+  const pool = t.prize_pool_cents;
+  const target = h("a", { href: `#/tournament/${encodeURIComponent(satellite.target_tournament_id)}` }, satellite.target_tournament_id);
+  return h("div", { class: "satellite" },
+    h("p", {}, term("satellite"), ": ", `a seat worth ${money(seat, t.currency)} in `, target, " per place."),
+    pool == null ? null : h("p", { "data-seats": t.satellite_seats }, `${t.satellite_seats} seat(s) so far`,
+      pool % seat ? `, and ${money(pool % seat, t.currency)} in cash for the next place.` : "."));
+}
+
 page("#/lobby", (view) => {
   const tournaments = h("div", { class: "cards", "aria-live": "polite" }, h("p", { class: "muted" }, "Loading…"));
   const draws = h("div", { class: "cards" });
@@ -194,7 +205,10 @@ page("#/tournament/:id", (view, { id }) => {
       const levels = findList(t, ["levels"]);
       fill(structure, h("h2", {}, term("structure")), levels.length ? levelsTable(levels) : h("p", { class: "muted" }, "—"));
       const schedule = findList(t, ["payouts", "payout_schedule", "prizes"]);
-      fill(payouts, h("h2", {}, term("payouts")), schedule.length ? payoutsTable(schedule, t.currency) : h("p", { class: "muted" }, "Set when registration closes."));
+      const satellite = t.definition?.satellite;
+      fill(payouts, h("h2", {}, term("payouts")), satellite
+        ? satellitePrizes(satellite, t)
+        : schedule.length ? payoutsTable(schedule, t.currency) : h("p", { class: "muted" }, "Set when registration closes."));
       const players = table.players || [];
       const name = await nicknames(players.map((p) => p.player_id));
       fill(standings, h("h2", {}, term("standings")), players.length
