@@ -114,7 +114,11 @@ class WalletApi:
 
 def settings(url: str, **overrides: Any) -> Settings:
     # Background checks would run at random moments of a test: the tests run them explicitly instead.
-    values: dict[str, Any] = {"reconciliation_interval_seconds": 3600.0, "hold_sweep_interval_seconds": 3600.0}
+    values: dict[str, Any] = {
+        "reconciliation_interval_seconds": 3600.0,
+        "hold_sweep_interval_seconds": 3600.0,
+        "idempotency_purge_interval_seconds": 3600.0,
+    }
     return Settings(database_url=url, **(values | overrides))
 
 

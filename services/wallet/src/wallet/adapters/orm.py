@@ -125,4 +125,6 @@ idempotency_keys = Table(
     Column("response", Text, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("scope", "key"),
+    # The retention purge walks the oldest keys first (service/key_retention.py).
+    Index("ix_idempotency_keys_created_at", "created_at"),
 )

@@ -10,6 +10,7 @@ from platform_kit.runtime import ServiceRuntime
 
 from wallet.service.holds import Holds
 from wallet.service.idempotent import IdempotentExecutor
+from wallet.service.key_retention import KeyRetention
 from wallet.service.ledger import Ledger
 from wallet.service.money import Money
 from wallet.service.queries import Queries
@@ -25,6 +26,7 @@ class Wallet:
     queries: Queries
     reconciler: Reconciler
     executor: IdempotentExecutor
+    key_retention: KeyRetention
     default_hold_ttl: timedelta
 
     @classmethod
@@ -37,6 +39,9 @@ class Wallet:
             queries=Queries(ledger),
             reconciler=Reconciler(runtime.db, runtime.outbox, clock, runtime.registry),
             executor=IdempotentExecutor(runtime.db, clock, runtime.registry),
+            key_retention=KeyRetention(
+                runtime.db, clock, runtime.registry, timedelta(hours=settings.idempotency_retention_hours)
+            ),
             default_hold_ttl=timedelta(seconds=settings.hold_ttl_seconds),
         )
 
@@ -46,6 +51,10 @@ class Wallet:
         async def reconcile() -> None:
             await wallet.reconciler.check_forever(settings.reconciliation_interval_seconds)
 
+        async def purge_idempotency_keys() -> None:
+            await wallet.key_retention.purge_forever(settings.idempotency_purge_interval_seconds)
+
         runtime.in_background(sweep_holds)
         runtime.in_background(reconcile)
+        runtime.in_background(purge_idempotency_keys)
         return wallet
