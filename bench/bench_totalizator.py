@@ -14,8 +14,13 @@ no network), on SQLite files (default) or PostgreSQL (--postgres, the test serve
 app in-process taking every stake (its own database), once with a wallet that answers at once, to show the
 totalizator's own share of the cost.
 
+Payouts. The same draw, with --payout-coupons coupons placed through the real wallet, is cancelled
+(`POST /internal/v1/draws/{id}/cancel`): the call returns once every coupon is refunded through the wallet, so
+its time is what paying the coupons of a draw costs (a settlement's payouts go the same way).
+
     uv run python bench/bench_totalizator.py [--coupons 1000000] [--naive-subset 20000] [--files]
-        [--intake-coupons 2000] [--intake-concurrency 16] [--postgres] [--only settlement|intake]
+        [--intake-coupons 2000] [--intake-concurrency 16] [--payout-coupons 5000] [--postgres]
+        [--only settlement|intake|payouts]
 """
 
 from __future__ import annotations
@@ -364,6 +369,30 @@ def intake_benchmark(args: argparse.Namespace) -> None:
         print(f"{r.label:<40}{r.coupons:>12,}{r.seconds:>10.2f}{r.coupons / r.seconds:>11.0f}{p50:>9.1f}{p95:>9.1f}")
 
 
+async def payout_run(args: argparse.Namespace) -> float:
+    """Seconds to refund every coupon of a cancelled draw through the real wallet."""
+    bodies = intake_bodies(args.payout_coupons, random.Random(args.seed))
+    async with (
+        databases(args.postgres) as (totalizator_url, wallet_url),
+        running_apps(totalizator_url, wallet_url, real_wallet=True) as (http, wallet),
+    ):
+        await open_intake_draw(http)
+        await fund_players(wallet)
+        await place_coupons(http, bodies, args.intake_concurrency)
+        started = time.perf_counter()
+        response = await http.post("/internal/v1/draws/bench/cancel", json={"reason": "bench"}, headers=STAFF)
+        seconds = time.perf_counter() - started
+        assert response.status_code == 200 and response.json()["status"] == "cancelled", response.text
+    return seconds
+
+
+def payout_benchmark(args: argparse.Namespace) -> None:
+    database = "PostgreSQL" if args.postgres else "SQLite"
+    seconds = asyncio.run(payout_run(args))
+    print(f"refunds of a cancelled draw through the real wallet in-process, {database}: "
+          f"{args.payout_coupons:,} coupons in {seconds:.2f} s, {args.payout_coupons / seconds:,.0f} payments/s")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--coupons", type=int, default=1_000_000)
@@ -372,15 +401,15 @@ def main() -> None:
     parser.add_argument("--files", action="store_true", help="also time writing and reading the bet file")
     parser.add_argument("--intake-coupons", type=int, default=2_000)
     parser.add_argument("--intake-concurrency", type=int, default=16)
-    parser.add_argument("--postgres", action="store_true", help="intake on PostgreSQL (the test server)")
-    parser.add_argument("--only", choices=["settlement", "intake"])
+    parser.add_argument("--payout-coupons", type=int, default=5_000)
+    parser.add_argument("--postgres", action="store_true", help="intake and payouts on PostgreSQL (the test server)")
+    parser.add_argument("--only", choices=["settlement", "intake", "payouts"])
     args = parser.parse_args()
-    if args.only != "intake":
-        settlement_benchmark(args)
-    if args.only is None:
-        print()
-    if args.only != "settlement":
-        intake_benchmark(args)
+    benchmarks = {"settlement": settlement_benchmark, "intake": intake_benchmark, "payouts": payout_benchmark}
+    for name, benchmark in benchmarks.items():
+        if args.only in (None, name):
+            benchmark(args)
+            print()
 
 
 if __name__ == "__main__":

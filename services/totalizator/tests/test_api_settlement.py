@@ -166,6 +166,11 @@ async def test_t5_5_a_cancelled_draw_refunds_every_coupon_and_keeps_its_jackpot(
     assert cancelled.json()["next_jackpot_usd"] == "20.00"
     for (player, currency), deposit in DEPOSITS.items():
         assert await platform.balance(player, currency) == deposit
+    # Refunded in one wallet call per currency (a batch holds 500), p1's two USD coupons in the same one.
+    refunds = [t for t in (await platform.staff("GET", "/draws/2030-23/transfers")).json() if t["kind"] == "refund"]
+    assert len(refunds) == len(COUPONS)
+    assert {(t["currency"], t["batch_no"]) for t in refunds} == {("USD", 1), ("EUR", 2), ("JPY", 3)}
+    assert len({t["operation_id"] for t in refunds}) == 3
     (event,) = await platform.events("totalizator.draw.cancelled")
     assert event == {"draw_id": "2030-23", "reason": "competition suspended", "refunded_coupons": len(COUPONS)}
     late = await platform.coupon("p1", right_on(8), 100)
@@ -174,7 +179,7 @@ async def test_t5_5_a_cancelled_draw_refunds_every_coupon_and_keeps_its_jackpot(
 
 
 class FailsAfter:
-    """Makes `calls` payouts, then makes one more whose answer is lost, and is down until told otherwise."""
+    """Makes `calls` payout calls, then makes one more whose answer is lost, and is down until told otherwise."""
 
     def __init__(self, wallet: Wallet, calls: int) -> None:
         self.wallet = wallet
@@ -200,10 +205,12 @@ class FailsAfter:
         return await self.wallet.transfer(draw_id, kind, **kwargs)  # type: ignore[arg-type]
 
 
-async def test_an_interrupted_settlement_resumes_after_a_restart_without_paying_anyone_twice(
+async def test_t6_3_an_interrupted_settlement_resumes_after_a_restart_without_paying_anyone_twice(
     start_platform: PlatformFactory,
 ) -> None:
-    async with start_platform(wrap_wallet=lambda wallet: FailsAfter(wallet, 1), transfer_concurrency=1) as platform:
+    async with start_platform(
+        wrap_wallet=lambda wallet: FailsAfter(wallet, 1), transfer_concurrency=1, payment_batch_size=2
+    ) as platform:
         await platform.open_draw()
         placed = await place_all(platform)
         await platform.close()
@@ -211,8 +218,15 @@ async def test_an_interrupted_settlement_resumes_after_a_restart_without_paying_
         interrupted = (await platform.staff("POST", "/draws/2030-23/settle")).json()
         assert interrupted["status"] == "settling"
         payouts = [t for t in (await platform.staff("GET", "/draws/2030-23/transfers")).json() if t["kind"] == "payout"]
-        # The first payout is recorded; the second was made but its answer lost; the rest wait.
-        assert [t["status"] for t in payouts] == ["done", "pending", "pending", "pending", "pending"]
+        # Three USD winners (p1, p4, p5) in batches of two, then EUR (p2) and JPY (p3): four wallet calls. The
+        # first batch is recorded; the second was made but its answer lost; the others wait.
+        assert [(placed[t["coupon_id"]][0], t["batch_no"], t["status"]) for t in payouts] == [
+            ("p1", 1, "done"),
+            ("p4", 1, "done"),
+            ("p5", 2, "pending"),
+            ("p2", 3, "pending"),
+            ("p3", 4, "pending"),
+        ]
 
         # The service comes back (a new instance: nothing in memory) with the wallet reachable again: its
         # clock resumes the pending transfers with the same idempotency keys.
@@ -223,7 +237,10 @@ async def test_an_interrupted_settlement_resumes_after_a_restart_without_paying_
         assert (await platform.staff("GET", "/draws/2030-23")).json()["status"] == "settled"
 
         transfers = (await platform.staff("GET", "/draws/2030-23/transfers")).json()
-        assert len({t["operation_id"] for t in transfers}) == len(transfers)  # one wallet operation each
+        # One wallet operation per call: a batch's payouts share theirs, every other transfer has its own.
+        calls = {t["idempotency_key"]: t["operation_id"] for t in transfers}
+        assert len(set(calls.values())) == len(calls) == len(transfers) - 1
+        assert all(t["operation_id"] == calls[t["idempotency_key"]] for t in transfers)
         await assert_paid_once(platform, placed, transfers)
         assert set((await platform.pools()).values()) == {0}
         assert await platform.reconciled()

@@ -217,8 +217,15 @@ async def another_instance(platform: Platform, *, wallet: Wallet | None = None) 
         yield app.state.totalizator
 
 
-def http_wallet(wallet_app: FastAPI) -> HttpWallet:
-    return HttpWallet("http://wallet", TOKEN, transport=httpx.ASGITransport(app=wallet_app))
+# Puts something between the totalizator's wallet client and the wallet app (to record calls, lose answers).
+TransportWrapper = Callable[[httpx.AsyncBaseTransport], httpx.AsyncBaseTransport]
+
+
+def http_wallet(wallet_app: FastAPI, wrap_transport: TransportWrapper | None = None) -> HttpWallet:
+    transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=wallet_app)
+    if wrap_transport is not None:
+        transport = wrap_transport(transport)
+    return HttpWallet("http://wallet", TOKEN, transport=transport)
 
 
 @asynccontextmanager
@@ -227,16 +234,18 @@ async def running(
     wallet_url: str,
     *,
     wrap_wallet: Any = None,
+    wrap_transport: TransportWrapper | None = None,
     migrate: bool = True,
     **overrides: Any,
 ) -> AsyncIterator[Platform]:
-    """Both services up; `wrap_wallet(port) -> port` lets a test put a fault injector in between.
-    `migrate=False` when the databases are already at the latest migration."""
+    """Both services up; `wrap_wallet(port) -> port` lets a test put a fault injector in between, and
+    `wrap_transport` one under the wallet client's HTTP. `migrate=False` when the databases are already at the
+    latest migration."""
     clock = FrozenClock(NOW)
     bus = InMemoryBus()
     overrides.setdefault("migrate_on_start", migrate)
     async with running_wallet(wallet_url, migrate=migrate) as wallet_app:
-        port: Wallet = http_wallet(wallet_app)
+        port: Wallet = http_wallet(wallet_app, wrap_transport)
         if wrap_wallet is not None:
             port = wrap_wallet(port)
         app = create_app(

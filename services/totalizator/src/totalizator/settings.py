@@ -26,3 +26,10 @@ class Settings(ServiceSettings):
     transfer_concurrency: int = Field(
         8, ge=1, le=64, description="Wallet calls in flight while a draw's payouts or refunds are made."
     )
+    payment_batch_size: int = Field(
+        500,
+        ge=1,
+        le=10_000,
+        description="Coupon payouts or refunds (of one draw, kind and currency) made in one wallet call. A draw's "
+        "batches are fixed when its settlement or refund is planned, so a change applies to later draws.",
+    )

@@ -125,8 +125,9 @@ coupons = Table(
     Index("ix_coupons_player", "player_id"),
 )
 
-# Money the service moves through the wallet for a draw, one row per wallet call, planned before it is made:
-# a restart resumes the pending ones with the same idempotency key, so nothing is paid twice.
+# Money the service moves through the wallet for a draw, planned before it is made: a restart resumes the
+# pending ones with the same idempotency key and request, so nothing is paid twice. One row per organizer's
+# transfer or coupon payment; the payments are made in batches, one wallet call each (adapters/transfers.py).
 wallet_transfers = Table(
     "wallet_transfers",
     metadata,
@@ -138,12 +139,17 @@ wallet_transfers = Table(
     Column("amount", BigInteger, nullable=False),
     Column("player_id", PLAYER_ID, nullable=True),
     Column("coupon_id", COUPON_ID, nullable=True),
-    Column("idempotency_key", String(200), nullable=False, unique=True),
+    Column("idempotency_key", String(200), nullable=False, unique=True),  # the transfer's own
+    # Payments made in one wallet call share a number, unique in the draw, written with the plan: the call's
+    # key and request are derived from it and its rows, so a resent batch is the same request. NULL: a call of
+    # its own under the row's key (organizer's transfers; payments planned before batches, migration 0003).
+    Column("batch_no", Integer, nullable=True),
     Column("status", String(10), nullable=False),  # pending, done, refused
     Column("operation_id", BigInteger, nullable=True),
     Column("error", Text, nullable=True),
     Column("done_at", UtcDateTime, nullable=True),
     Index("ix_wallet_transfers_draw_status", "draw_id", "status"),
+    Index("ix_wallet_transfers_draw_batch", "draw_id", "batch_no"),
 )
 
 draw_statistics = Table(

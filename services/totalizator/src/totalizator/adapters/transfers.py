@@ -1,4 +1,9 @@
-"""Planned wallet calls of a draw (wallet_transfers): written before they are made, marked when answered."""
+"""Planned wallet transfers of a draw (wallet_transfers): written before they are made, marked when answered.
+
+A wallet call is idempotent by its key only if a retry sends the same request. So the batches of payments
+that go in one call are fixed when the plan is written (`batch_no`), and the call's key (`wallet_key`) and
+request are derived from the batch's rows alone, in id order: after a crash, the batch is resent identically.
+"""
 
 from __future__ import annotations
 
@@ -26,9 +31,16 @@ class PlannedTransfer:
     kind: str
     currency: str
     amount: int
-    key: str  # the wallet's Idempotency-Key
+    key: str  # the transfer's own key, and the wallet's Idempotency-Key when it makes a call of its own
     player_id: str | None = None
     coupon_id: str | None = None
+    batch_no: int | None = None  # payments made in one wallet call share it
+
+
+def batch_key(draw_id: str, kind: str, batch_no: int) -> str:
+    """The Idempotency-Key of a batch's wallet call. Never change it: a batch unanswered before a restart is
+    resent under it."""
+    return f"totalizator:{draw_id}:{kind}:batch:{batch_no}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +54,15 @@ class TransferRecord:
     player_id: str | None
     coupon_id: str | None
     key: str
+    batch_no: int | None
     status: TransferStatus
     operation_id: int | None
     error: str | None
+
+    @property
+    def wallet_key(self) -> str:
+        """The Idempotency-Key of the wallet call that makes it: its batch's, or its own."""
+        return self.key if self.batch_no is None else batch_key(self.draw_id, self.kind, self.batch_no)
 
     @classmethod
     def of(cls, row: Row[Any]) -> TransferRecord:
@@ -58,6 +76,7 @@ class TransferRecord:
             player_id=row.player_id,
             coupon_id=row.coupon_id,
             key=row.idempotency_key,
+            batch_no=row.batch_no,
             status=TransferStatus(row.status),
             operation_id=row.operation_id,
             error=row.error,
@@ -75,6 +94,7 @@ async def plan(session: AsyncSession, draw_id: str, transfers: Sequence[PlannedT
             "player_id": t.player_id,
             "coupon_id": t.coupon_id,
             "idempotency_key": t.key,
+            "batch_no": t.batch_no,
             "status": str(TransferStatus.PENDING),
         }
         for t in transfers
@@ -83,8 +103,14 @@ async def plan(session: AsyncSession, draw_id: str, transfers: Sequence[PlannedT
         await session.execute(insert(wallet_transfers), rows[start : start + chunk])
 
 
+async def last_batch_no(session: AsyncSession, draw_id: str) -> int:
+    """The highest batch number of the draw's transfers, 0 if none: a new plan numbers its batches after it."""
+    query = select(func.max(wallet_transfers.c.batch_no)).where(wallet_transfers.c.draw_id == draw_id)
+    return int(await session.scalar(query) or 0)
+
+
 async def unfinished(session: AsyncSession, draw_id: str) -> list[TransferRecord]:
-    """Pending and refused transfers of a draw, by phase."""
+    """Pending and refused transfers of a draw, by phase, in the order they were planned."""
     query = (
         select(wallet_transfers)
         .where(
@@ -101,18 +127,24 @@ async def of_draw(session: AsyncSession, draw_id: str) -> list[TransferRecord]:
     return [TransferRecord.of(row) for row in (await session.execute(query)).all()]
 
 
-async def mark(
+async def mark_call(
     session: AsyncSession,
-    transfer_id: int,
+    transfer: TransferRecord,
     status: TransferStatus,
     *,
     at: datetime,
     operation_id: int | None = None,
     error: str | None = None,
 ) -> None:
+    """Record the wallet's answer to the call that made `transfer`: for it and every transfer of its batch."""
+    made_together = (
+        wallet_transfers.c.id == transfer.id
+        if transfer.batch_no is None
+        else (wallet_transfers.c.draw_id == transfer.draw_id) & (wallet_transfers.c.batch_no == transfer.batch_no)
+    )
     await session.execute(
         update(wallet_transfers)
-        .where(wallet_transfers.c.id == transfer_id)
+        .where(made_together)
         .values(status=str(status), operation_id=operation_id, error=error, done_at=at)
     )
 

@@ -7,12 +7,13 @@ a 5xx is "unavailable": the money may or may not have moved, and the caller retr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
 from platform_kit import correlation
 
-from totalizator.service.wallet import PaymentKind, TransferKind, WalletRefused, WalletUnavailable
+from totalizator.service.wallet import Payment, PaymentKind, TransferKind, WalletRefused, WalletUnavailable
 
 _PAYMENT_PATHS = {PaymentKind.PAYOUT: "payouts", PaymentKind.REFUND: "refunds"}
 
@@ -41,9 +42,9 @@ class HttpWallet:
         return await self._command(f"/v1/draws/{draw_id}/stakes", body, key)
 
     async def pay(
-        self, draw_id: str, kind: PaymentKind, *, player_id: str, currency: str, amount: int, key: str
+        self, draw_id: str, kind: PaymentKind, *, currency: str, payments: Sequence[Payment], key: str
     ) -> int:
-        body = {"currency": currency, "payments": [{"player_id": player_id, "amount": amount}]}
+        body = {"currency": currency, "payments": [{"player_id": p.player_id, "amount": p.amount} for p in payments]}
         return await self._command(f"/v1/draws/{draw_id}/{_PAYMENT_PATHS[kind]}", body, key)
 
     async def transfer(self, draw_id: str, kind: TransferKind, *, currency: str, amount: int, key: str) -> int:

@@ -347,7 +347,11 @@ class TransferOut(BaseModel):
     amount: int
     player_id: str | None
     coupon_id: str | None
-    idempotency_key: str
+    batch_no: int | None = Field(
+        description="Payouts and refunds are made in batches, one wallet call each: the transfers of a batch "
+        "share its number, idempotency key and wallet operation. None for a call of its own."
+    )
+    idempotency_key: str = Field(description="The Idempotency-Key of the wallet call that makes the transfer.")
     status: str
     operation_id: int | None
     error: str | None
@@ -360,7 +364,8 @@ class TransferOut(BaseModel):
             amount=transfer.amount,
             player_id=transfer.player_id,
             coupon_id=transfer.coupon_id,
-            idempotency_key=transfer.key,
+            batch_no=transfer.batch_no,
+            idempotency_key=transfer.wallet_key,
             status=str(transfer.status),
             operation_id=transfer.operation_id,
             error=transfer.error,

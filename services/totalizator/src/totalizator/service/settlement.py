@@ -3,8 +3,9 @@
 Settling is planned in one transaction: the domain settles the draw from the stored coupons (the same code
 the verifier runs on the published files, T-8.4), and the plan is written in full: the verifier's report,
 the next jackpot (carried into the pot), and every wallet transfer to make — each coupon's payout in its
-own currency (T-6.1) and each currency's organizer transfers (domain/transfers.py). The transfers are then
-made (service/transfers.py); once all are done the draw is settled. A restart resumes the pending ones.
+own currency (T-6.1), in batches of one wallet call each, and each currency's organizer transfers
+(domain/transfers.py). The transfers are then made (service/transfers.py); once all are done the draw is
+settled. A restart resumes the pending ones.
 
 Cancelling stops intake at once; the refunds are planned when no stake is left unconfirmed (a coupon
 accepted before the cancellation whose stake is still on its way must be refunded too), then made the same
@@ -18,6 +19,7 @@ import logging
 
 from platform_kit.errors import Conflict
 from platform_kit.events.totalizator import DrawCancelled, DrawSettled
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from totalizator.adapters import coupons, draws, jackpot, transfers
 from totalizator.adapters.draws import Decision, DrawRecord, Lock, usd_text
@@ -27,14 +29,17 @@ from totalizator.files import settlement_to_json
 from totalizator.service.context import Context
 from totalizator.service.problems import cannot_settle, wrong_status
 from totalizator.service.staff import Staff
-from totalizator.service.transfers import TransferRunner, payment, settlement_transfers
+from totalizator.service.transfers import TransferRunner, in_batches, payment, settlement_transfers
 from totalizator.service.wallet import PaymentKind
 
 log = logging.getLogger(__name__)
 
 
-def plan(draw_id: str, result: Settlement, players: dict[str, str]) -> list[PlannedTransfer]:
-    """Every wallet transfer a settlement (or refund) makes: payments per coupon, then the organizer's."""
+def plan(
+    draw_id: str, result: Settlement, players: dict[str, str], *, batch_size: int, first_batch_no: int
+) -> list[PlannedTransfer]:
+    """Every wallet transfer a settlement (or refund) makes: payments per coupon in numbered batches, then
+    the organizer's."""
     kind = PaymentKind.REFUND if result.refunded else PaymentKind.PAYOUT
     payments = [
         payment(
@@ -47,7 +52,8 @@ def plan(draw_id: str, result: Settlement, players: dict[str, str]) -> list[Plan
         )
         for paid in result.payouts
     ]
-    return payments + settlement_transfers(draw_id, pool_transfers(result))
+    batched = in_batches(payments, batch_size, first_batch_no=first_batch_no)
+    return batched + settlement_transfers(draw_id, pool_transfers(result))
 
 
 class Settlements:
@@ -75,7 +81,7 @@ class Settlements:
                 result = settle(draw, [coupon for coupon, _ in accepted])
             except CannotSettle as error:
                 raise cannot_settle(error) from None
-            await transfers.plan(session, draw_id, plan(draw_id, result, _players(accepted)))
+            await self._plan_transfers(session, draw_id, result, accepted)
             await jackpot.add(session, result.jackpot.next_usd, at=now)
             await draws.update_draw(
                 session,
@@ -156,8 +162,21 @@ class Settlements:
                 return  # a stake still on its way: refund it too, once the wallet has answered
             accepted = await coupons.accepted_with_players(session, draw_id)
             result = refund_all(await draws.load(session, record), [coupon for coupon, _ in accepted])
-            await transfers.plan(session, draw_id, plan(draw_id, result, _players(accepted)))
+            await self._plan_transfers(session, draw_id, result, accepted)
             await draws.update_draw(session, draw_id, settlement_report=json.dumps(settlement_to_json(result)))
+
+    async def _plan_transfers(
+        self, session: AsyncSession, draw_id: str, result: Settlement, accepted: list[tuple[Coupon, str]]
+    ) -> None:
+        """Written with the settlement or refund, batches included: every call is fixed before any is made."""
+        planned = plan(
+            draw_id,
+            result,
+            _players(accepted),
+            batch_size=self.context.settings.payment_batch_size,
+            first_batch_no=await transfers.last_batch_no(session, draw_id) + 1,
+        )
+        await transfers.plan(session, draw_id, planned)
 
     async def _finish(self, draw_id: str) -> None:
         now = self.context.now()

@@ -1,9 +1,12 @@
 """Moving a draw's money through the wallet: planned transfers, made in phases, resumable after a crash.
 
-Every wallet call is first written as a `wallet_transfers` row with its idempotency key (derived from the
-draw and the coupon, or the draw, kind and currency), then made, then marked done. After a crash or a
-timeout the clock makes the pending ones again with the same key, and the wallet answers a repeated key with
-its first answer: nothing is paid twice.
+Every transfer is first written as a `wallet_transfers` row, then made, then marked done. The coupons'
+payments are planned in batches of up to `payment_batch_size`, one wallet call each (same kind and currency;
+a player may appear in a batch more than once); the organizer's transfers are a call each. A call's
+idempotency key and request are derived from its rows as written in the plan (adapters/transfers.py), so
+after a crash or a timeout the clock makes the pending calls again with the same key and the same request,
+and the wallet answers a repeated key with its first answer: nothing is paid twice. The answer is recorded
+for every row of the call in one transaction.
 
 Phases keep a pool from going below zero: money into the pool first (organizer top-up, jackpot release),
 then the players' payments, then what is left goes out (organizer share, jackpot carry, rounding remainder).
@@ -16,12 +19,14 @@ import asyncio
 import json
 import logging
 from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import replace
 
 from totalizator.adapters import transfers
 from totalizator.adapters.transfers import PlannedTransfer, TransferRecord, TransferStatus
 from totalizator.domain import PoolTransfers
 from totalizator.service.context import Context
-from totalizator.service.wallet import PaymentKind, TransferKind, WalletRefused, WalletUnavailable
+from totalizator.service.wallet import Payment, PaymentKind, TransferKind, WalletRefused, WalletUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +54,18 @@ def payment(
         player_id=player_id,
         coupon_id=coupon_id,
     )
+
+
+def in_batches(payments: Sequence[PlannedTransfer], size: int, *, first_batch_no: int) -> list[PlannedTransfer]:
+    """The payments in batches of at most `size` (one wallet call each) numbered from `first_batch_no`, never
+    mixing phases, kinds or currencies; in plan order within a batch."""
+    groups: dict[tuple[int, str, str], list[PlannedTransfer]] = defaultdict(list)
+    for planned in payments:
+        groups[planned.phase, planned.kind, planned.currency].append(planned)
+    chunks = [group[start : start + size] for group in groups.values() for start in range(0, len(group), size)]
+    return [
+        replace(planned, batch_no=number) for number, chunk in enumerate(chunks, first_batch_no) for planned in chunk
+    ]
 
 
 def organizer_transfer(
@@ -95,70 +112,86 @@ class TransferRunner:
             async with self.context.db.transaction() as session:
                 todo = await transfers.unfinished(session, draw_id)
             for phase in sorted({t.phase for t in todo}):
-                batch = [t for t in todo if t.phase == phase]
-                if any(t.status is TransferStatus.REFUSED for t in batch):
+                in_phase = [t for t in todo if t.phase == phase]
+                if any(t.status is TransferStatus.REFUSED for t in in_phase):
                     return False
-                if not await self._make_all(batch):
+                if not await self._make_all(wallet_calls(in_phase)):
                     return False
             return True
 
-    async def _make_all(self, batch: list[TransferRecord]) -> bool:
-        """Make a phase's transfers, a few at a time; once the wallet fails to answer, try no more of them."""
+    async def _make_all(self, calls: list[list[TransferRecord]]) -> bool:
+        """Make a phase's wallet calls, a few at a time; once the wallet fails to answer, try no more of them."""
         limit = asyncio.Semaphore(self.context.settings.transfer_concurrency)
         unanswered = asyncio.Event()
 
-        async def make(transfer: TransferRecord) -> bool:
+        async def make(call: list[TransferRecord]) -> bool:
             async with limit:
                 if unanswered.is_set():
                     return False
-                return await self._make(transfer, unanswered)
+                return await self._make(call, unanswered)
 
-        return all(await asyncio.gather(*(make(t) for t in batch)))
+        return all(await asyncio.gather(*(make(call) for call in calls)))
 
-    async def _make(self, transfer: TransferRecord, unanswered: asyncio.Event) -> bool:
+    async def _make(self, call: list[TransferRecord], unanswered: asyncio.Event) -> bool:
+        """One wallet call: a batch of payments, or an organizer's transfer."""
+        first = call[0]
         wallet = self.context.wallet
         try:
-            if transfer.kind in _PAYMENT_KINDS:
-                assert transfer.player_id is not None
+            if first.kind in _PAYMENT_KINDS:
                 operation_id = await wallet.pay(
-                    transfer.draw_id,
-                    PaymentKind(transfer.kind),
-                    player_id=transfer.player_id,
-                    currency=transfer.currency,
-                    amount=transfer.amount,
-                    key=transfer.key,
+                    first.draw_id,
+                    PaymentKind(first.kind),
+                    currency=first.currency,
+                    payments=[_payment(transfer) for transfer in call],
+                    key=first.wallet_key,
                 )
             else:
+                (transfer,) = call
                 operation_id = await wallet.transfer(
                     transfer.draw_id,
                     TransferKind(transfer.kind),
                     currency=transfer.currency,
                     amount=transfer.amount,
-                    key=transfer.key,
+                    key=transfer.wallet_key,
                 )
         except WalletRefused as refusal:
             log.error(
                 "wallet refused a draw transfer",
-                extra={"draw_id": transfer.draw_id, "key": transfer.key, "code": refusal.code},
+                extra={"draw_id": first.draw_id, "key": first.wallet_key, "code": refusal.code},
             )
-            await self._mark(transfer, TransferStatus.REFUSED, error=json.dumps(refusal.body or {"code": refusal.code}))
+            await self._mark(first, TransferStatus.REFUSED, error=json.dumps(refusal.body or {"code": refusal.code}))
             return False
         except WalletUnavailable as exc:
-            log.warning("draw transfer not confirmed", extra={"key": transfer.key, "error": str(exc)})
+            log.warning("draw transfer not confirmed", extra={"key": first.wallet_key, "error": str(exc)})
             unanswered.set()
             return False
-        await self._mark(transfer, TransferStatus.DONE, operation_id=operation_id)
+        await self._mark(first, TransferStatus.DONE, operation_id=operation_id)
         return True
 
     async def _mark(
         self,
-        transfer: TransferRecord,
+        made_with: TransferRecord,
         status: TransferStatus,
         *,
         operation_id: int | None = None,
         error: str | None = None,
     ) -> None:
+        """The answer, for every transfer of the call at once."""
         async with self.context.db.transaction() as session:
-            await transfers.mark(
-                session, transfer.id, status, at=self.context.now(), operation_id=operation_id, error=error
+            await transfers.mark_call(
+                session, made_with, status, at=self.context.now(), operation_id=operation_id, error=error
             )
+
+
+def wallet_calls(pending: list[TransferRecord]) -> list[list[TransferRecord]]:
+    """Pending transfers grouped by the wallet call that makes them (its key), each in plan order: the
+    rows of a batch give the same request whenever it is sent."""
+    calls: dict[str, list[TransferRecord]] = defaultdict(list)
+    for transfer in pending:
+        calls[transfer.wallet_key].append(transfer)
+    return list(calls.values())
+
+
+def _payment(transfer: TransferRecord) -> Payment:
+    assert transfer.player_id is not None, "a payment is planned with its player"
+    return Payment(transfer.player_id, transfer.amount)

@@ -7,6 +7,8 @@ adapter is adapters/wallet_client.py; the tests run it against the real wallet a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -16,6 +18,14 @@ class PaymentKind(StrEnum):
 
     PAYOUT = "payout"  # T-6
     REFUND = "refund"  # T-5.5, or a cancelled draw
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One player's part of a payment call: minor units of the call's currency."""
+
+    player_id: str
+    amount: int
 
 
 class TransferKind(StrEnum):
@@ -49,9 +59,11 @@ class Wallet(Protocol):
         """Move a coupon's stake from the player's account to the draw's pool; returns the operation id."""
 
     async def pay(
-        self, draw_id: str, kind: PaymentKind, *, player_id: str, currency: str, amount: int, key: str
+        self, draw_id: str, kind: PaymentKind, *, currency: str, payments: Sequence[Payment], key: str
     ) -> int:
-        """Pay a player from the draw's pool; returns the operation id."""
+        """Pay players from the draw's pool in one operation (all or nothing); returns its id. A player may
+        appear more than once (one payment per coupon). A retry must send the same payments in the same order:
+        the wallet refuses a key reused with another request."""
 
     async def transfer(self, draw_id: str, kind: TransferKind, *, currency: str, amount: int, key: str) -> int:
         """Move money between the draw's pool and the organizer's accounts; returns the operation id."""
