@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from totalizator.adapters import transfers
 from totalizator.adapters.transfers import PlannedTransfer
+from totalizator.service import transfers as transfer_service
 from totalizator.service.staff import Staff, StaffRole
 from totalizator.service.transfers import in_batches, payment
 from totalizator.service.wallet import PaymentKind
@@ -157,6 +158,23 @@ async def test_t6_3_more_coupons_than_a_batch_holds_are_paid_once_each_in_ceil_n
         assert not any(call.replayed for call in line.calls)
         first_batch = calls[0].body["payments"]
         assert len({p["player_id"] for p in first_batch}) < len(first_batch)  # w1's two coupons share a call
+        await assert_each_coupon_paid_once(platform)
+
+
+async def test_t6_3_a_draw_is_paid_a_window_of_calls_at_a_time_with_every_batch_whole(
+    start_platform: PlatformFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One call per window (memory stays bounded): the ten payouts still go in three whole batches, once each."""
+    monkeypatch.setattr(transfer_service, "CALLS_PER_WINDOW", 1)
+    line = WalletLine()
+    async with start_platform(wrap_transport=line.around, payment_batch_size=4) as platform:
+        await platform.open_draw()
+        await place_coupons(platform)
+        await settle_all_right(platform)
+        settled = await platform.staff("POST", f"/draws/{DRAW}/settle")
+        assert settled.json()["status"] == "settled"
+        assert [len(call.body["payments"]) for call in line.payment_calls] == [4, 4, 2]
+        assert len({call.key for call in line.payment_calls}) == 3
         await assert_each_coupon_paid_once(platform)
 
 

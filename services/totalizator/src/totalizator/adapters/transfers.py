@@ -13,7 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import Row, func, insert, select, update
+from sqlalchemy import Row, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from totalizator.adapters.orm import wallet_transfers
@@ -109,17 +109,53 @@ async def last_batch_no(session: AsyncSession, draw_id: str) -> int:
     return int(await session.scalar(query) or 0)
 
 
-async def unfinished(session: AsyncSession, draw_id: str) -> list[TransferRecord]:
-    """Pending and refused transfers of a draw, by phase, in the order they were planned."""
+@dataclass(frozen=True)
+class Window:
+    """The next wallet calls to make: whole calls of the draw's first unfinished phase."""
+
+    phase: int
+    #: A transfer of the phase was refused: the draw waits for an operator.
+    refused: bool
+    transfers: list[TransferRecord]
+
+
+async def next_window(session: AsyncSession, draw_id: str, calls: int) -> Window | None:
+    """Up to `calls` wallet calls' worth of unfinished transfers of the draw's first unfinished phase, each call
+    whole (every row of a batch, so that its request is the same whenever it is sent), in plan order; None
+    when every transfer is done. Memory stays bounded whatever the number of coupons."""
+    unfinished = (wallet_transfers.c.draw_id == draw_id, wallet_transfers.c.status != str(TransferStatus.DONE))
+    phase = await session.scalar(select(func.min(wallet_transfers.c.phase)).where(*unfinished))
+    if phase is None:
+        return None
+    in_phase = (*unfinished, wallet_transfers.c.phase == phase)
+    refused = select(wallet_transfers.c.id).where(*in_phase, wallet_transfers.c.status == str(TransferStatus.REFUSED))
+    if await session.scalar(refused.limit(1)) is not None:
+        return Window(phase, True, [])
+    batches = (
+        select(wallet_transfers.c.batch_no)
+        .where(*in_phase, wallet_transfers.c.batch_no.is_not(None))
+        .distinct()
+        .order_by(wallet_transfers.c.batch_no)
+        .limit(calls)
+    )
+    singles = (
+        select(wallet_transfers.c.id)
+        .where(*in_phase, wallet_transfers.c.batch_no.is_(None))
+        .order_by(wallet_transfers.c.id)
+        .limit(calls)
+    )
     query = (
         select(wallet_transfers)
         .where(
-            wallet_transfers.c.draw_id == draw_id,
-            wallet_transfers.c.status != str(TransferStatus.DONE),
+            *in_phase,
+            or_(
+                wallet_transfers.c.batch_no.in_(batches.scalar_subquery()),
+                wallet_transfers.c.id.in_(singles.scalar_subquery()),
+            ),
         )
-        .order_by(wallet_transfers.c.phase, wallet_transfers.c.id)
+        .order_by(wallet_transfers.c.id)
     )
-    return [TransferRecord.of(row) for row in (await session.execute(query)).all()]
+    return Window(phase, False, [TransferRecord.of(row) for row in (await session.execute(query)).all()])
 
 
 async def of_draw(session: AsyncSession, draw_id: str) -> list[TransferRecord]:

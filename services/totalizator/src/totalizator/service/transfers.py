@@ -100,6 +100,10 @@ def settlement_transfers(draw_id: str, pools: tuple[PoolTransfers, ...]) -> list
     return planned
 
 
+#: Wallet calls loaded and made per round: with batches of 500, at most 50,000 payments in memory.
+CALLS_PER_WINDOW = 100
+
+
 class TransferRunner:
     def __init__(self, context: Context) -> None:
         self.context = context
@@ -107,17 +111,16 @@ class TransferRunner:
         self._running: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def run(self, draw_id: str) -> bool:
-        """Make the draw's pending transfers, phase by phase; True when none is left pending or refused."""
+        """Make the draw's pending transfers, phase by phase, a window of calls at a time (a million coupons'
+        refunds are never all in memory); True when none is left pending or refused."""
         async with self._running[draw_id]:
-            async with self.context.db.transaction() as session:
-                todo = await transfers.unfinished(session, draw_id)
-            for phase in sorted({t.phase for t in todo}):
-                in_phase = [t for t in todo if t.phase == phase]
-                if any(t.status is TransferStatus.REFUSED for t in in_phase):
+            while True:
+                async with self.context.db.transaction() as session:
+                    window = await transfers.next_window(session, draw_id, CALLS_PER_WINDOW)
+                if window is None:
+                    return True
+                if window.refused or not await self._make_all(wallet_calls(window.transfers)):
                     return False
-                if not await self._make_all(wallet_calls(in_phase)):
-                    return False
-            return True
 
     async def _make_all(self, calls: list[list[TransferRecord]]) -> bool:
         """Make a phase's wallet calls, a few at a time; once the wallet fails to answer, try no more of them."""
