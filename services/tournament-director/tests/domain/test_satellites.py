@@ -72,3 +72,11 @@ def test_p3_4_p10_a_running_satellite_cancelled_gives_back_every_cent_in_cash() 
     settlement = cancellation.settlement
     assert settlement.prize_money_paid_cents == 30 * BUY_IN.prize_part_cents
     assert sum(settlement.total_for(player) for player in players) == 30 * BUY_IN.total_cents
+
+
+def test_p3_4_a_player_out_in_the_last_hand_can_still_win_a_seat() -> None:
+    """Two seats, three players left, two of them out in one hand: the better of the two ranks 2nd and wins a
+    seat (announced with `seat`), the other is 3rd with the cash remainder."""
+    table = PrizeTable.of_satellite(pool_cents=30_000, seat_price_cents=SEAT.total_cents)
+    assert table.group_shares(RankGroup(2, ("b",))) == ((0,), True)
+    assert table.group_shares(RankGroup(3, ("c",))) == ((8_000,), False)

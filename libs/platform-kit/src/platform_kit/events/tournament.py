@@ -96,6 +96,8 @@ class PlayerEliminated(Event):
     position: int
     prize_cents: int
     hand_id: str | None
+    #: Out in a satellite's last hand, yet placed to win a seat in its target (P-3.4); `prize_cents` is then 0.
+    seat: bool = False
 
 
 class RankedPlayer(_Model):

@@ -582,9 +582,12 @@ class TournamentRun:
         hand_of = {item.bust.player_id: item.hand_id for item in pending}
         prizes = self._current_prizes()
         for group in groups:
-            for player, prize in zip(group.players, prizes.group_shares(group)[0], strict=True):
+            cash, seat = prizes.group_shares(group)
+            for player, prize in zip(group.players, cash, strict=True):
                 out.append(
-                    PlayerEliminated(self._state.tournament_id, player, group.first_position, prize, hand_of[player])
+                    PlayerEliminated(
+                        self._state.tournament_id, player, group.first_position, prize, hand_of[player], seat
+                    )
                 )
 
     def _current_prizes(self) -> PrizeTable:

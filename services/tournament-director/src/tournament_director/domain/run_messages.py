@@ -205,6 +205,8 @@ class PlayerEliminated:
     #: The position's prize on the prize pool as it stands now (it can still grow with rebuys and add-ons).
     prize_cents: int
     hand_id: str | None
+    #: Out in a satellite's last hand, yet placed to win a seat in its target (P-3.4); `prize_cents` is then 0.
+    seat: bool = False
 
 
 @dataclass(frozen=True)
