@@ -4,6 +4,7 @@ databases): no coupon is accepted after closing, and the wallet is charged exact
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections import Counter
 from typing import Any
 
@@ -30,10 +31,13 @@ async def test_t2_5_concurrent_coupons_racing_the_close_never_get_in_after_it(
 ) -> None:
     # Widen the race: every coupon dawdles between its checks (draw open, before the closing time) and its
     # insert, so the close comes while many are in between. Without the draw-row lock they would get in after.
+    # The first ones dawdle a little, the others long enough that the close, which waits for the first, comes
+    # while they are in between however loaded the machine is.
     insert = coupon_store.insert_pending
+    started = itertools.count()
 
     async def slow_insert(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1 if next(started) < PLAYERS else 2.0)
         return await insert(*args, **kwargs)
 
     monkeypatch.setattr(coupon_store, "insert_pending", slow_insert)
