@@ -135,3 +135,32 @@ def test_the_retention_is_never_shorter_than_a_day() -> None:
     with pytest.raises(ValidationError):
         Settings(idempotency_retention_hours=23)
     assert Settings(idempotency_retention_hours=24).idempotency_retention_hours == 24
+
+
+async def test_a_key_purged_between_its_claim_and_its_replay_executes_as_new(
+    running: tuple[Wallet, WalletApi], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race of a retry with the purge on PostgreSQL: the key is found taken, then deleted and committed by
+    the purge before its answer is read. The command then runs as a new one (as after the purge), not a server
+    error. (SQLite's writers are serial: the purge cannot come in between there.)"""
+    wallet, api = running
+    if wallet.runtime.db.is_sqlite:
+        pytest.skip("SQLite runs one writer at a time: the purge cannot come between a claim and its replay")
+    await api.open_player("p1", "c1")
+    await deposit(api, "racing")
+    read = idempotency.stored
+    purged_once = False
+
+    async def purged_meanwhile(session, scope, key):  # type: ignore[no-untyped-def]
+        nonlocal purged_once
+        if key == "racing" and not purged_once:
+            purged_once = True
+            async with wallet.runtime.db.transaction() as purge:  # the purge, committed meanwhile
+                await purge.execute(idempotency_keys.delete().where(idempotency_keys.c.key == key))
+        return await read(session, scope, key)
+
+    monkeypatch.setattr(idempotency, "stored", purged_meanwhile)
+    again = await api.deposit("c1", "p1", 100, key="racing")
+
+    assert again.status_code == 201 and again.headers.get("idempotent-replayed") != "true"
+    assert purged_once and await api.balance("p1") == 200

@@ -59,8 +59,11 @@ async def complete(session: AsyncSession, scope: str, key: str, status: int, bod
     await session.execute(_COMPLETE, answer)
 
 
-async def stored(session: AsyncSession, scope: str, key: str) -> StoredResponse:
-    row = (await session.execute(_STORED, {"the_scope": scope, "the_key": key})).one()
+async def stored(session: AsyncSession, scope: str, key: str) -> StoredResponse | None:
+    """The key's first answer; None when the retention purge deleted the key since it was found taken."""
+    row = (await session.execute(_STORED, {"the_scope": scope, "the_key": key})).one_or_none()
+    if row is None:
+        return None
     # A claimed key is completed in the claiming transaction, so a committed row always has its response.
     return StoredResponse(row.fingerprint, row.status_code, json.loads(row.response))
 

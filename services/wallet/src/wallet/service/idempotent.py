@@ -49,6 +49,13 @@ class IdempotentExecutor:
     async def run(self, scope: str, key: str, fingerprint: str, status: int, command: Command) -> Outcome:
         """Execute `command(session)` under (`scope`, `key`) and answer `status` with its body."""
         try:
+            return await self._run(scope, key, fingerprint, status, command)
+        except _KeyPurged:
+            # Found taken, then purged past its retention before its answer was read: the key is new again.
+            return await self._run(scope, key, fingerprint, status, command)
+
+    async def _run(self, scope: str, key: str, fingerprint: str, status: int, command: Command) -> Outcome:
+        try:
             async with self.db.transaction() as session:
                 if not await idempotency.claim(session, scope, key, fingerprint, self.clock.now()):
                     return await self._replay(session, scope, key, fingerprint)
@@ -73,6 +80,8 @@ class IdempotentExecutor:
 
     async def _replay(self, session: AsyncSession, scope: str, key: str, fingerprint: str) -> Outcome:
         first = await idempotency.stored(session, scope, key)
+        if first is None:
+            raise _KeyPurged
         if first.fingerprint != fingerprint:
             self.outcomes.labels("key_reused").inc()
             raise Conflict(
@@ -82,3 +91,7 @@ class IdempotentExecutor:
             )
         self.outcomes.labels("replayed").inc()
         return Outcome(first.status, first.body, replayed=True)
+
+
+class _KeyPurged(Exception):
+    """The key was taken when claimed and gone when its answer was read (the retention purge)."""
