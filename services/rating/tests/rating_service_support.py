@@ -44,8 +44,7 @@ class Service:
     async def settle(self) -> None:
         """Consumers idle and the outbox relayed: what the service published is in `bus.published`."""
         await self.bus.drain()
-        while await self.runtime.relay.publish_pending():
-            pass
+        await self.runtime.relay.flush()
 
     async def published(self, event_type: str) -> list[Any]:
         await self.settle()

@@ -177,8 +177,7 @@ class Platform:
     # -- events ---------------------------------------------------------------------------------------------
     async def events(self, event_type: str) -> list[dict[str, Any]]:
         """Payloads published so far of one type (after pushing the outbox)."""
-        while await self.runtime.relay.publish_pending():
-            pass
+        await self.runtime.relay.flush()
         return [envelope.payload for key, envelope in self.bus.published if key == event_type]
 
 

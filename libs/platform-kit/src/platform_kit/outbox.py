@@ -122,6 +122,14 @@ class OutboxRelay:
             )
         return int(count or 0)
 
+    async def flush(self, timeout: float = 10.0) -> None:
+        """Publish until nothing written so far is left unpublished. Another relay (this process's own loop, or
+        a replica's) may hold the turn and be publishing: then wait for it rather than return early."""
+        async with asyncio.timeout(timeout):
+            while await self.backlog():
+                if not await self.publish_pending():
+                    await asyncio.sleep(0.01)
+
     async def publish_pending(self) -> int:
         """Publish one batch; returns how many rows were published. Also the unit the tests drive."""
         table = self.outbox.table

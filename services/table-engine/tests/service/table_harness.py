@@ -96,9 +96,9 @@ class Harness:
         """Until every command is applied and every event it caused is published."""
         relay = runtime_of_app(self.app).relay
         while True:
-            await self.bus.drain()
-            if not await relay.publish_pending():
-                await self.bus.drain()
+            await relay.flush()
+            await self.bus.drain()  # consumers may write new events: go round until they write none
+            if not await relay.backlog():
                 return
 
     async def tick(self, seconds: float) -> None:

@@ -1,0 +1,49 @@
+"""`OutboxRelay.flush` on the real PostgreSQL: while another relay of the same producer holds the turn (its
+advisory lock), flush waits and returns only once every event written is published — the race that made tests
+read the bus too early when the service's own relay loop was publishing at the same moment."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from messaging_fixture import CreditGranted, create_schema, metadata
+from platform_kit.bus import InMemoryBus
+from platform_kit.db import Database
+from platform_kit.outbox import Outbox, OutboxRelay
+from sqlalchemy import text
+
+pytestmark = pytest.mark.postgres
+
+
+async def test_flush_waits_for_the_relay_holding_the_turn_then_publishes_everything(postgres_url: str) -> None:
+    db = Database(postgres_url)
+    await create_schema(db)
+    bus = InMemoryBus()
+    outbox = Outbox(metadata.tables["outbox"], producer="test")
+    relay = OutboxRelay(db, outbox, bus)
+    async with db.transaction() as session:
+        for amount in range(5):
+            await outbox.add(session, CreditGranted(account="a", amount=amount))
+    turn_taken, release = asyncio.Event(), asyncio.Event()
+
+    async def other_relay_holding_the_turn() -> None:
+        async with db.transaction() as session:
+            await session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": relay._lock_key})
+            turn_taken.set()
+            await release.wait()
+
+    holder = asyncio.create_task(other_relay_holding_the_turn())
+    await turn_taken.wait()
+    assert await relay.publish_pending() == 0  # not our turn: a plain publish returns at once
+    flushing = asyncio.create_task(relay.flush())
+    await asyncio.sleep(0.2)
+    assert not flushing.done() and bus.published == []  # waiting for the turn, not returning early
+
+    release.set()
+    await holder
+    await flushing
+
+    assert [envelope.event().amount for _, envelope in bus.published] == [0, 1, 2, 3, 4]
+    assert await relay.backlog() == 0
+    await db.dispose()
