@@ -33,7 +33,13 @@ def platform_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("platform")
     base = free_base_port()
     log = (data / "platform.log").open("w")
-    env = {**os.environ, "GATEWAY_DEMO_BOTS": "true", "GATEWAY_ANONYMOUS_RATE_LIMIT_BURST": "200"}
+    # Unbuffered: a platform that dies leaves its whole log behind, not the part a buffer had flushed.
+    env = {
+        **os.environ,
+        "GATEWAY_DEMO_BOTS": "true",
+        "GATEWAY_ANONYMOUS_RATE_LIMIT_BURST": "200",
+        "PYTHONUNBUFFERED": "1",
+    }
     command = [
         sys.executable,
         "-m",
@@ -56,6 +62,8 @@ def platform_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 time.sleep(0.25)
         yield f"http://127.0.0.1:{base}"
     finally:
+        if process.poll() is not None:  # it stopped by itself during the tests: say how, for the failure's reader
+            print(f"the platform had exited with status {process.returncode}", file=log, flush=True)
         process.terminate()
         try:
             process.wait(timeout=20)
