@@ -3,6 +3,7 @@ test's set-up, and the sign-up a newcomer goes through."""
 
 from __future__ import annotations
 
+import random
 import socket
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,12 @@ PASSWORD = "browser test password"
 
 
 def free_base_port(count: int = 6) -> int:
-    """`count` consecutive free ports on the loopback interface."""
-    for base in range(21000, 32000, 10):
+    """`count` consecutive free ports on the loopback interface, looked for from a random place: test workers
+    starting together would otherwise all pick the first free range, and one platform would fail to bind while
+    its readiness checks were answered by another's."""
+    bases = list(range(21000, 32000, 10))
+    start = random.SystemRandom().randrange(len(bases))
+    for base in bases[start:] + bases[:start]:
         sockets: list[socket.socket] = []
         try:
             for port in range(base, base + count):

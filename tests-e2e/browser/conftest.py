@@ -60,6 +60,8 @@ def platform_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 if time.monotonic() > deadline:
                     pytest.fail(f"service on port {port} not ready within 90 s")
                 time.sleep(0.25)
+        if process.poll() is not None:  # the ports answered, but not for this platform: it could not bind them
+            pytest.fail(f"the platform stopped with status {process.returncode}: see {data / 'platform.log'}")
         yield f"http://127.0.0.1:{base}"
     finally:
         if process.poll() is not None:  # it stopped by itself during the tests: say how, for the failure's reader
