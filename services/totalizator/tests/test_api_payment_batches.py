@@ -127,6 +127,15 @@ async def assert_each_coupon_paid_once(platform: Platform) -> None:
     assert await platform.reconciled()
 
 
+async def settle_through_the_api(platform: Platform) -> None:
+    """Open the draw, place every coupon, enter all-right results and settle it through the staff API."""
+    await platform.open_draw()
+    await place_coupons(platform)
+    await settle_all_right(platform)
+    settled = await platform.staff("POST", f"/draws/{DRAW}/settle")
+    assert settled.json()["status"] == "settled"
+
+
 def sent(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The payments a batch's wallet call carries: its transfers' players and amounts, in plan order."""
     return [{"player_id": t["player_id"], "amount": t["amount"]} for t in batch]
@@ -137,11 +146,7 @@ async def test_t6_3_more_coupons_than_a_batch_holds_are_paid_once_each_in_ceil_n
 ) -> None:
     line = WalletLine()
     async with start_platform(wrap_transport=line.around, payment_batch_size=4) as platform:
-        await platform.open_draw()
-        await place_coupons(platform)
-        await settle_all_right(platform)
-        settled = await platform.staff("POST", f"/draws/{DRAW}/settle")
-        assert settled.json()["status"] == "settled"
+        await settle_through_the_api(platform)
 
         # Ten payouts, four a call: three wallet calls (ceil(10 / 4)), keyed by their batch number.
         paid = await payouts(platform)
@@ -168,11 +173,7 @@ async def test_t6_3_a_draw_is_paid_a_window_of_calls_at_a_time_with_every_batch_
     monkeypatch.setattr(transfer_service, "CALLS_PER_WINDOW", 1)
     line = WalletLine()
     async with start_platform(wrap_transport=line.around, payment_batch_size=4) as platform:
-        await platform.open_draw()
-        await place_coupons(platform)
-        await settle_all_right(platform)
-        settled = await platform.staff("POST", f"/draws/{DRAW}/settle")
-        assert settled.json()["status"] == "settled"
+        await settle_through_the_api(platform)
         assert [len(call.body["payments"]) for call in line.payment_calls] == [4, 4, 2]
         assert len({call.key for call in line.payment_calls}) == 3
         await assert_each_coupon_paid_once(platform)

@@ -69,9 +69,7 @@ async def load(
         return None
     if cache is not None and (cached := cache.take(tournament_id, version)) is not None:
         return cached
-    state = await session.scalar(select(runs.c.state).where(runs.c.tournament_id == tournament_id))
-    assert state is not None
-    return TournamentRun.restore(json.loads(state), rng)
+    return await _restore(session, tournament_id, rng)
 
 
 async def peek(
@@ -83,8 +81,14 @@ async def peek(
         return None
     if cache is not None and (cached := cache.peek(tournament_id, version)) is not None:
         return cached
+    return await _restore(session, tournament_id, rng)
+
+
+async def _restore(session: AsyncSession, tournament_id: str, rng: random.Random) -> TournamentRun:
+    """The run rebuilt from its snapshot (whose row the caller found)."""
     state = await session.scalar(select(runs.c.state).where(runs.c.tournament_id == tournament_id))
-    return None if state is None else TournamentRun.restore(json.loads(state), rng)
+    assert state is not None
+    return TournamentRun.restore(json.loads(state), rng)
 
 
 async def save(session: AsyncSession, run: TournamentRun, now: datetime, cache: RunCache | None = None) -> None:

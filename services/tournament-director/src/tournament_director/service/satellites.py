@@ -29,8 +29,8 @@ from tournament_director.adapters.tickets import Ticket
 from tournament_director.adapters.tournaments import Status, TournamentRecord
 from tournament_director.domain.kinds import SatellitePrizeMode
 from tournament_director.service import registration
+from tournament_director.service import tickets as ticket_service
 from tournament_director.service.context import Director
-from tournament_director.service.tickets import new_code
 
 log = logging.getLogger(__name__)
 
@@ -51,21 +51,17 @@ async def award_seats(
     target = await tournaments.get(session, settings.target_tournament_id)
     assert target is not None, f"the target of {satellite.tournament_id} was checked at creation"
     for player in winners:
-        seat = Ticket(
-            code=new_code(director),
+        await ticket_service.issue(
+            director,
+            session,
             player_id=player,
-            currency=satellite.currency,
+            source=satellite,
             prize_part_cents=settings.seat_price.prize_part_cents,
             fee_cents=settings.seat_price.fee_cents,
-            tournament_kind=target.kind,
-            source_tournament_id=satellite.tournament_id,
-            issued_reason=SEAT_REASONS[settings.prize_mode],
-            issued_at=director.now(),
-            target_tournament_id=target.tournament_id,
-            fee_in_escrow=True,
+            reason=SEAT_REASONS[settings.prize_mode],
+            seat_in=target,
             automatic=settings.prize_mode is SatellitePrizeMode.AUTOMATIC_REGISTRATION,
         )
-        await tickets.issue(session, seat)
 
 
 async def register_automatic(director: Director) -> None:

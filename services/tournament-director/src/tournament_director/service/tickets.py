@@ -24,27 +24,31 @@ async def issue(
     prize_part_cents: int,
     fee_cents: int,
     reason: str,
+    seat_in: TournamentRecord | None = None,
+    automatic: bool = False,
 ) -> str:
     """A fresh ticket for `player_id`, worth an entry of `source`'s kind at this price, backed by `source`'s
-    escrow (P-10.12). Returns its code."""
-    code = new_code(director)
+    escrow (P-10.12). Returns its code.
+
+    With `seat_in`, a satellite's seat (P-3.4): an entry of that target's kind, for that target while it takes
+    registrations, whose fee is still in `source`'s escrow; `automatic` has the director register its holder."""
+    code = "TK-" + "".join(director.rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
     ticket = Ticket(
         code=code,
         player_id=player_id,
         currency=source.currency,
         prize_part_cents=prize_part_cents,
         fee_cents=fee_cents,
-        tournament_kind=source.kind,
+        tournament_kind=(seat_in or source).kind,
         source_tournament_id=source.tournament_id,
         issued_reason=reason,
         issued_at=director.now(),
+        target_tournament_id=None if seat_in is None else seat_in.tournament_id,
+        fee_in_escrow=seat_in is not None,
+        automatic=automatic,
     )
     await tickets.issue(session, ticket)
     return code
-
-
-def new_code(director: Director) -> str:
-    return "TK-" + "".join(director.rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 async def usable(session: AsyncSession, code: str, player_id: str, tournament: TournamentRecord) -> Ticket:
