@@ -19,8 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "libs" / "platform-kit" / "tests"))
 
+import aio_pika
+import asyncpg
 from messaging_fixture import CreditGranted, apply_credit, create_schema, credited, metadata
-from platform_kit.bus import InMemoryBus, Transport
+from platform_kit.bus import Envelope, InMemoryBus, Transport
 from platform_kit.bus.rabbitmq import RabbitBus
 from platform_kit.db import Database
 from platform_kit.inbox import Inbox
@@ -28,16 +30,20 @@ from platform_kit.outbox import Outbox, OutboxRelay
 from platform_kit.testing import RABBITMQ_URL, create_database, drop_database
 
 PER_TRANSACTION = 10
+CEILING_CONNECTIONS = 8
 
 
 async def run(
-    label: str, db: Database, bus: Transport, events: int, concurrency: int = 1
+    label: str, db: Database, bus: Transport, events: int, *, concurrency: int = 1, batched: bool = False
 ) -> tuple[str, int, float, float]:
     await create_schema(db)
     await bus.start()
     queue = f"bench-{uuid.uuid4().hex[:8]}"
     inbox = Inbox(metadata.tables["inbox"], db)
-    await bus.subscribe(queue, [CreditGranted.TYPE], inbox.exactly_once(queue, apply_credit), concurrency=concurrency)
+    batch = inbox.exactly_once_batch(queue, apply_credit) if batched else None
+    await bus.subscribe(
+        queue, [CreditGranted.TYPE], inbox.exactly_once(queue, apply_credit), concurrency=concurrency, batch=batch
+    )
     outbox = Outbox(metadata.tables["outbox"], producer="bench")
     relay = OutboxRelay(db, outbox, bus, batch_size=500, idle_interval=0.05)
     started = time.perf_counter()
@@ -51,38 +57,116 @@ async def run(
         await asyncio.sleep(0.005)
     elapsed = time.perf_counter() - started
     await relay.stop()
-    assert await credited(db, "bench") == (events, events)
+    assert (got := await credited(db, "bench")) == (events, events), (label, got, inbox.applied_total)
     if isinstance(bus, RabbitBus):
-        import aio_pika
-
-        connection = await aio_pika.connect(RABBITMQ_URL)
-        async with connection:
-            channel = await connection.channel()
-            await channel.queue_delete(queue)
-            await channel.queue_delete(f"{queue}.dead")
+        await delete_queues(queue, f"{queue}.dead")
     await bus.close()
     await db.dispose()
     return label, events, events / written, events / elapsed
 
 
+async def delete_queues(*names: str) -> None:
+    connection = await aio_pika.connect(RABBITMQ_URL)
+    async with connection:
+        channel = await connection.channel()
+        for name in names:
+            await channel.queue_delete(name)
+
+
+async def broker_ceiling(messages: int) -> tuple[float, float]:
+    """RabbitMQ alone, no database: persistent publishes with confirms, pipelined; then consumed and acked."""
+    connection = await aio_pika.connect(RABBITMQ_URL)
+    async with connection:
+        channel = await connection.channel(publisher_confirms=True)
+        queue = await channel.declare_queue(
+            f"bench-ceiling-{uuid.uuid4().hex[:8]}", durable=True, arguments={"x-queue-type": "quorum"}
+        )
+        body = Envelope.wrap(CreditGranted(account="bench", amount=1), producer="bench").to_bytes()
+        started = time.perf_counter()
+        for first in range(0, messages, 500):
+            await asyncio.gather(
+                *(
+                    channel.default_exchange.publish(
+                        aio_pika.Message(body, delivery_mode=aio_pika.DeliveryMode.PERSISTENT), routing_key=queue.name
+                    )
+                    for _ in range(min(500, messages - first))
+                )
+            )
+        published = messages / (time.perf_counter() - started)
+        await channel.set_qos(prefetch_count=32)
+        started = time.perf_counter()
+        received = 0
+        async with queue.iterator() as incoming:
+            async for message in incoming:
+                await message.ack()
+                received += 1
+                if received == messages:
+                    break
+        consumed = messages / (time.perf_counter() - started)
+        await queue.delete(if_unused=False, if_empty=False)
+    return published, consumed
+
+
+async def postgres_ceiling(seconds: float = 3.0) -> float:
+    """PostgreSQL alone: one-row INSERT transactions per second from CEILING_CONNECTIONS connections."""
+    url = await create_database()
+    try:
+        dsn = url.replace("+asyncpg", "")
+        setup = await asyncpg.connect(dsn)
+        await setup.execute("CREATE TABLE ceiling (id bigserial PRIMARY KEY, v int)")
+        await setup.close()
+        deadline = time.perf_counter() + seconds
+        counts = [0] * CEILING_CONNECTIONS
+
+        async def worker(n: int) -> None:
+            connection = await asyncpg.connect(dsn)
+            while time.perf_counter() < deadline:
+                async with connection.transaction():
+                    await connection.execute("INSERT INTO ceiling (v) VALUES (1)")
+                counts[n] += 1
+            await connection.close()
+
+        await asyncio.gather(*(worker(n) for n in range(CEILING_CONNECTIONS)))
+        return sum(counts) / seconds
+    finally:
+        await drop_database(url)
+
+
 async def main(events: int) -> None:
     rows = []
-    for concurrency in (1, 16):
+    for label, concurrency, batched in (
+        ("RabbitMQ + PostgreSQL, one per commit", 1, False),
+        ("RabbitMQ + PostgreSQL, 16 in flight", 16, False),
+        ("RabbitMQ + PostgreSQL, batched", 1, True),
+    ):
         url = await create_database()
         try:
-            label = f"RabbitMQ + PostgreSQL, {concurrency} in flight"
-            rows.append(await run(label, Database(url), RabbitBus(RABBITMQ_URL), events, concurrency))
+            rows.append(
+                await run(
+                    label, Database(url), RabbitBus(RABBITMQ_URL), events, concurrency=concurrency, batched=batched
+                )
+            )
         finally:
             await drop_database(url)
-    with tempfile.TemporaryDirectory() as tmp:
-        rows.append(
-            await run("in-memory + SQLite", Database(f"sqlite+aiosqlite:///{tmp}/bench.db"), InMemoryBus(), events)
-        )
-    print(f"\nOutbox → bus → inbox, {events} events, {PER_TRANSACTION} events per producer transaction\n")
-    print(f"| {'transport + database':<36} | {'events':>7} | {'written/s':>10} | {'end-to-end/s':>12} |")
-    print(f"|{'-' * 38}|{'-' * 9}|{'-' * 12}|{'-' * 14}|")
+    for label, batched in (("in-memory + SQLite, one per commit", False), ("in-memory + SQLite, batched", True)):
+        with tempfile.TemporaryDirectory() as tmp:
+            database = Database(f"sqlite+aiosqlite:///{tmp}/bench.db")
+            rows.append(await run(label, database, InMemoryBus(), events, batched=batched))
+    published, consumed = await broker_ceiling(events)
+    committed = await postgres_ceiling()
+    print(f"\nOutbox → bus → inbox, {events} events, {PER_TRANSACTION} events per producer transaction")
+    print("(producer, relay and consumer in this one process; the machine's 2 cores are shared with the broker")
+    print(" and the database)\n")
+    print(f"| {'transport + database':<40} | {'events':>7} | {'written/s':>10} | {'end-to-end/s':>12} |")
+    print(f"|{'-' * 42}|{'-' * 9}|{'-' * 12}|{'-' * 14}|")
     for label, count, write_rate, rate in rows:
-        print(f"| {label:<36} | {count:>7} | {write_rate:>10,.0f} | {rate:>12,.0f} |")
+        print(f"| {label:<40} | {count:>7} | {write_rate:>10,.0f} | {rate:>12,.0f} |")
+    print("\nThe infrastructure's own ceilings, same run:\n")
+    print(f"| {'peer':<60} | {'per second':>10} |")
+    print(f"|{'-' * 62}|{'-' * 12}|")
+    print(f"| {'RabbitMQ: persistent publishes confirmed, pipelined (quorum)':<60} | {published:>10,.0f} |")
+    print(f"| {'RabbitMQ: the same consumed and acked, prefetch 32':<60} | {consumed:>10,.0f} |")
+    print(f"| {f'PostgreSQL: one-row transactions, {CEILING_CONNECTIONS} connections':<60} | {committed:>10,.0f} |")
 
 
 if __name__ == "__main__":

@@ -86,7 +86,9 @@ class ServiceRuntime:
 
         All patterns of a service share one durable queue (named after the service) unless `queue` is given,
         e.g. a table-engine shard's command queue. Messages of a queue are applied in order, one at a time,
-        unless the queue's first registration allows more `concurrency`.
+        unless the queue's first registration allows more `concurrency`. Messages already waiting are applied
+        together in one transaction (one commit for up to a prefetch of them): a handler must not assume it has
+        its transaction to itself, and what it keeps in memory must follow the commit (`after_commit`).
         """
         name = queue or self.name
         subscription = self._subscriptions.setdefault(
@@ -111,14 +113,14 @@ class ServiceRuntime:
             await self.bus.start()
         for subscription in self._subscriptions.values():
             patterns = sorted({pattern for pattern, _ in subscription.routes})
+            apply = self._telemetry.wrap_applied(subscription.queue, self._dispatcher(subscription))
             await self.bus.subscribe(
                 subscription.queue,
                 patterns,
-                self._telemetry.wrap(
-                    subscription.queue, self.inbox.exactly_once(subscription.queue, self._dispatcher(subscription))
-                ),
+                self.inbox.exactly_once(subscription.queue, apply),
                 max_deliveries=subscription.max_deliveries,
                 concurrency=subscription.concurrency,
+                batch=self.inbox.exactly_once_batch(subscription.queue, apply),
             )
         if self._broadcasts:
             await self.bus.subscribe(

@@ -4,7 +4,8 @@ they are still created, so the trace context keeps flowing from service to servi
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from fastapi import FastAPI
@@ -15,9 +16,11 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanProcessor
 from prometheus_client import CollectorRegistry, Histogram
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from platform_kit import correlation
 from platform_kit.bus.envelope import Envelope
+from platform_kit.inbox import SessionHandler
 
 CORRELATION_ATTRIBUTE = "platform.correlation_id"
 
@@ -69,23 +72,37 @@ class ConsumerTelemetry:
 
     def wrap(self, queue: str, handler: Callable[[Envelope], Awaitable[None]]) -> Callable[[Envelope], Awaitable[None]]:
         async def handle(envelope: Envelope) -> None:
-            self.age.labels(envelope.type).observe(max(0.0, (datetime.now(UTC) - envelope.occurred_at).total_seconds()))
-            token = correlation.bind(envelope.correlation_id)
-            try:
-                with self.tracer.start_as_current_span(
-                    f"consume {envelope.type}",
-                    context=propagate.extract(envelope.trace_context),
-                    kind=trace.SpanKind.CONSUMER,
-                    attributes={
-                        CORRELATION_ATTRIBUTE: envelope.correlation_id,
-                        "messaging.system": "rabbitmq",
-                        "messaging.destination.name": queue,
-                        "messaging.message.id": envelope.id,
-                        "messaging.message.type": envelope.type,
-                    },
-                ):
-                    await handler(envelope)
-            finally:
-                correlation.reset(token)
+            with self.consuming(queue, envelope):
+                await handler(envelope)
 
         return handle
+
+    def wrap_applied(self, queue: str, handler: SessionHandler) -> SessionHandler:
+        """The same for a handler applied inside the inbox's transaction (one span per message of a batch)."""
+
+        async def handle(session: AsyncSession, envelope: Envelope) -> None:
+            with self.consuming(queue, envelope):
+                await handler(session, envelope)
+
+        return handle
+
+    @contextmanager
+    def consuming(self, queue: str, envelope: Envelope) -> Iterator[None]:
+        self.age.labels(envelope.type).observe(max(0.0, (datetime.now(UTC) - envelope.occurred_at).total_seconds()))
+        token = correlation.bind(envelope.correlation_id)
+        try:
+            with self.tracer.start_as_current_span(
+                f"consume {envelope.type}",
+                context=propagate.extract(envelope.trace_context),
+                kind=trace.SpanKind.CONSUMER,
+                attributes={
+                    CORRELATION_ATTRIBUTE: envelope.correlation_id,
+                    "messaging.system": "rabbitmq",
+                    "messaging.destination.name": queue,
+                    "messaging.message.id": envelope.id,
+                    "messaging.message.type": envelope.type,
+                },
+            ):
+                yield
+        finally:
+            correlation.reset(token)

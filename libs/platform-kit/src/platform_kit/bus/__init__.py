@@ -2,7 +2,7 @@
 
 from platform_kit.bus.envelope import Envelope
 from platform_kit.bus.memory import InMemoryBus
-from platform_kit.bus.transport import Handler, Transport, topic_matches
+from platform_kit.bus.transport import BatchHandler, Handler, Transport, topic_matches
 
 
 def transport_for(url: str) -> Transport:
@@ -16,4 +16,4 @@ def transport_for(url: str) -> Transport:
     raise ValueError(f"unsupported bus url {url!r}: use memory:// or amqp://")
 
 
-__all__ = ["Envelope", "Handler", "InMemoryBus", "Transport", "topic_matches", "transport_for"]
+__all__ = ["BatchHandler", "Envelope", "Handler", "InMemoryBus", "Transport", "topic_matches", "transport_for"]

@@ -9,9 +9,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from platform_kit.bus.envelope import Envelope
-from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES, Handler, topic_matches
+from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES, BatchHandler, Handler, topic_matches
 
 log = logging.getLogger(__name__)
+
+# As many messages as RabbitMQ's default prefetch lets a consumer hold: batches the same size in both transports.
+BATCH_LIMIT = 32
 
 
 @dataclass
@@ -20,6 +23,7 @@ class _Queue:
     patterns: list[str]
     handler: Handler
     max_deliveries: int
+    batch: BatchHandler | None = None
     pending: asyncio.Queue[Envelope] = field(default_factory=asyncio.Queue)
     dead: list[Envelope] = field(default_factory=list)
     worker: asyncio.Task[None] | None = None
@@ -59,11 +63,12 @@ class InMemoryBus:
         max_deliveries: int = DEFAULT_MAX_DELIVERIES,
         concurrency: int = 1,
         per_instance: bool = False,
+        batch: BatchHandler | None = None,
     ) -> None:
-        # In process, messages are always handled one at a time in order, whatever `concurrency` allows.
+        # In process, messages are always handled in order, whatever `concurrency` allows.
         if queue in self._queues:
             raise ValueError(f"queue {queue!r} already has a consumer")
-        q = _Queue(queue, list(patterns), handler, max_deliveries)
+        q = _Queue(queue, list(patterns), handler, max_deliveries, batch if concurrency == 1 else None)
         q.worker = asyncio.create_task(self._work(q), name=f"bus-queue-{queue}")
         self._queues[queue] = q
 
@@ -76,19 +81,35 @@ class InMemoryBus:
 
     async def _work(self, queue: _Queue) -> None:
         while True:
-            envelope = await queue.pending.get()
+            waiting = [await queue.pending.get()]
+            while len(waiting) < BATCH_LIMIT and not queue.pending.empty():
+                waiting.append(queue.pending.get_nowait())
             try:
-                for attempt in range(1, queue.max_deliveries + 1):
-                    try:
-                        await queue.handler(envelope)
-                        break
-                    except Exception:
-                        log.exception(
-                            "handler failed",
-                            extra={"queue": queue.name, "attempt": attempt, "message_id": envelope.id},
-                        )
-                        await asyncio.sleep(0)
-                else:
-                    queue.dead.append(envelope)
+                if not await self._handled_as_batch(queue, waiting):
+                    for envelope in waiting:
+                        await self._deliver(queue, envelope)
             finally:
-                queue.pending.task_done()
+                for _ in waiting:
+                    queue.pending.task_done()
+
+    async def _handled_as_batch(self, queue: _Queue, waiting: list[Envelope]) -> bool:
+        if queue.batch is None or len(waiting) < 2:
+            return False
+        try:
+            await queue.batch(waiting)
+        except Exception:
+            log.warning("batch failed; handling its messages one at a time", extra={"queue": queue.name}, exc_info=True)
+            return False
+        return True
+
+    async def _deliver(self, queue: _Queue, envelope: Envelope) -> None:
+        for attempt in range(1, queue.max_deliveries + 1):
+            try:
+                await queue.handler(envelope)
+                return
+            except Exception:
+                log.exception(
+                    "handler failed", extra={"queue": queue.name, "attempt": attempt, "message_id": envelope.id}
+                )
+                await asyncio.sleep(0)
+        queue.dead.append(envelope)

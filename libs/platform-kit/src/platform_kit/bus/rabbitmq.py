@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 import aio_pika
 from aio_pika.abc import AbstractIncomingMessage, AbstractRobustChannel, AbstractRobustConnection
@@ -22,6 +22,7 @@ from platform_kit.bus.transport import (
     DEAD_LETTER_EXCHANGE,
     DEFAULT_MAX_DELIVERIES,
     EVENTS_EXCHANGE,
+    BatchHandler,
     Handler,
 )
 
@@ -35,6 +36,7 @@ class RabbitBus:
         self._connection: AbstractRobustConnection | None = None
         self._publish_channel: AbstractRobustChannel | None = None
         self._consume_channel: AbstractRobustChannel | None = None
+        self._workers: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
         self._connection = await aio_pika.connect_robust(self._url, client_properties={"connection_name": "platform"})
@@ -44,6 +46,10 @@ class RabbitBus:
         await self._declare_exchanges(self._publish_channel)
 
     async def close(self) -> None:
+        for worker in self._workers:
+            worker.cancel()
+        await asyncio.gather(*self._workers, return_exceptions=True)
+        self._workers.clear()
         if self._connection is not None:
             await self._connection.close()
             self._connection = None
@@ -82,6 +88,7 @@ class RabbitBus:
         max_deliveries: int = DEFAULT_MAX_DELIVERIES,
         concurrency: int = 1,
         per_instance: bool = False,
+        batch: BatchHandler | None = None,
     ) -> None:
         channel = self._consume_channel
         if channel is None:
@@ -105,29 +112,49 @@ class RabbitBus:
         for pattern in patterns:
             await main.bind(EVENTS_EXCHANGE, routing_key=pattern)
 
+        if batch is not None and concurrency == 1:
+            waiting: asyncio.Queue[AbstractIncomingMessage] = asyncio.Queue()
+            self._workers.append(
+                asyncio.create_task(self._drain_in_batches(queue, waiting, handler, batch), name=f"bus-batches-{queue}")
+            )
+            await main.consume(waiting.put)
+            return
+
         # aio-pika runs each delivery as its own task; the semaphore (FIFO) keeps queue order when it is 1.
         in_flight = asyncio.Semaphore(concurrency)
 
         async def on_message(message: AbstractIncomingMessage) -> None:
             async with in_flight:
-                await handle(message)
-
-        async def handle(message: AbstractIncomingMessage) -> None:
-            try:
-                envelope = Envelope.from_bytes(message.body, message.routing_key)
-            except ValueError:
-                log.error("unreadable message dead-lettered", extra={"queue": queue})
-                await message.reject(requeue=False)
-                return
-            try:
-                await handler(envelope)
-            except Exception:
-                log.exception("handler failed; message requeued", extra={"queue": queue, "message_id": envelope.id})
-                await message.nack(requeue=True)
-            else:
-                await message.ack()
+                envelope = await _readable(message, queue)
+                if envelope is not None:
+                    await _handle_one(message, envelope, handler, queue)
 
         await main.consume(on_message)
+
+    async def _drain_in_batches(
+        self, queue: str, waiting: asyncio.Queue[AbstractIncomingMessage], handler: Handler, batch: BatchHandler
+    ) -> None:
+        """Everything delivered and not yet handled (at most the prefetch) goes to `batch` in one call."""
+        while True:
+            messages = [await waiting.get()]
+            while len(messages) < self._prefetch and not waiting.empty():
+                messages.append(waiting.get_nowait())
+            readable = [
+                (message, envelope) for message in messages if (envelope := await _readable(message, queue)) is not None
+            ]
+            if len(readable) > 1:
+                try:
+                    await batch([envelope for _, envelope in readable])
+                except Exception:
+                    log.warning(
+                        "batch failed; handling its messages one at a time", extra={"queue": queue}, exc_info=True
+                    )
+                else:
+                    for message, _ in readable:
+                        await _settle(message.ack())
+                    continue
+            for message, envelope in readable:
+                await _handle_one(message, envelope, handler, queue)
 
     async def _subscribe_transient(
         self, channel: AbstractRobustChannel, queue: str, patterns: Sequence[str], handler: Handler
@@ -149,3 +176,32 @@ class RabbitBus:
     async def _declare_exchanges(self, channel: AbstractRobustChannel) -> None:
         await channel.declare_exchange(EVENTS_EXCHANGE, aio_pika.ExchangeType.TOPIC, durable=True)
         await channel.declare_exchange(DEAD_LETTER_EXCHANGE, aio_pika.ExchangeType.TOPIC, durable=True)
+
+
+async def _readable(message: AbstractIncomingMessage, queue: str) -> Envelope | None:
+    """The message's envelope; an unreadable message is dead-lettered at once (no retry can fix it)."""
+    try:
+        return Envelope.from_bytes(message.body, message.routing_key)
+    except ValueError:
+        log.error("unreadable message dead-lettered", extra={"queue": queue})
+        await _settle(message.reject(requeue=False))
+        return None
+
+
+async def _handle_one(message: AbstractIncomingMessage, envelope: Envelope, handler: Handler, queue: str) -> None:
+    try:
+        await handler(envelope)
+    except Exception:
+        log.exception("handler failed; message requeued", extra={"queue": queue, "message_id": envelope.id})
+        await _settle(message.nack(requeue=True))
+    else:
+        await _settle(message.ack())
+
+
+async def _settle(answer: Awaitable[None]) -> None:
+    """Ack, nack or reject. On a channel that closed since the delivery (a broker restart) the answer cannot be
+    given: the broker redelivers the message on the new channel, and the inbox absorbs the repeat."""
+    try:
+        await answer
+    except aio_pika.exceptions.ChannelInvalidStateError:
+        log.warning("message settled on a closed channel; the broker will redeliver it")

@@ -11,6 +11,7 @@ from platform_kit.events.base import PRIVATE_PREFIX
 __all__ = ["PRIVATE_PREFIX"]
 
 Handler = Callable[[Envelope], Awaitable[None]]
+BatchHandler = Callable[[Sequence[Envelope]], Awaitable[None]]
 
 EVENTS_EXCHANGE = "platform.events"
 DEAD_LETTER_EXCHANGE = "platform.dead-letter"
@@ -36,6 +37,7 @@ class Transport(Protocol):
         max_deliveries: int = DEFAULT_MAX_DELIVERIES,
         concurrency: int = 1,
         per_instance: bool = False,
+        batch: BatchHandler | None = None,
     ) -> None:
         """Deliver every message whose routing key matches one of `patterns` (AMQP topic syntax) to `handler`.
 
@@ -46,6 +48,11 @@ class Transport(Protocol):
         `per_instance` gives this process its own transient queue (deleted when it disconnects) instead of a
         durable queue shared by the service's replicas: for fan-out, e.g. every gateway forwarding table events
         to its own WebSocket clients. Nothing is retried or dead-lettered there.
+
+        `batch` (with `concurrency` 1) takes every message already waiting, up to the prefetch, in one call, in
+        queue order: a consumer applies them in one transaction instead of one each. A batch that raises is
+        handed to `handler` again one message at a time, with the usual retries and dead-lettering, so a poison
+        message cannot hold up its neighbours and every message keeps its own fate.
         """
 
 

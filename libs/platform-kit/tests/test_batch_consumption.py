@@ -1,0 +1,136 @@
+"""Messages waiting together are applied in one transaction, still exactly once and in order; a message that
+fails inside a batch is retried alone and dead-lettered alone, its neighbours applied. Both transports: the
+in-memory bus on SQLite (standalone) and RabbitMQ on PostgreSQL (deployed)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aio_pika
+import pytest
+from messaging_fixture import CreditGranted, apply_credit, create_schema, credited, credits, metadata
+from platform_kit.bus import Envelope, InMemoryBus, Transport
+from platform_kit.bus.rabbitmq import RabbitBus
+from platform_kit.db import Database
+from platform_kit.inbox import Inbox
+from platform_kit.testing import POSTGRES_ADMIN_URL, RABBITMQ_URL, create_database, drop_database, eventually, require
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+POISON = 999  # the amount whose credit always fails
+
+
+@dataclass
+class Setup:
+    bus: Transport
+    db: Database
+    queue: str
+
+
+@pytest.fixture(params=["memory+sqlite", pytest.param("rabbitmq+postgres", marks=[pytest.mark.rabbitmq])])
+async def setup(request: pytest.FixtureRequest, unique_name: str, tmp_path: Path) -> AsyncIterator[Setup]:
+    if request.param == "memory+sqlite":
+        async for ready in _set_up(Database(f"sqlite+aiosqlite:///{tmp_path}/batch.db"), InMemoryBus(), unique_name):
+            yield ready
+        return
+    require(POSTGRES_ADMIN_URL, "PostgreSQL")
+    require(RABBITMQ_URL, "RabbitMQ")
+    url = await create_database()
+    try:
+        async for ready in _set_up(Database(url), RabbitBus(RABBITMQ_URL), unique_name):
+            yield ready
+    finally:
+        await drop_database(url)
+        connection = await aio_pika.connect(RABBITMQ_URL)
+        async with connection:
+            channel = await connection.channel()
+            await channel.queue_delete(unique_name)
+            await channel.queue_delete(f"{unique_name}.dead")
+
+
+async def _set_up(db: Database, bus: Transport, queue: str) -> AsyncIterator[Setup]:
+    await create_schema(db)
+    await bus.start()
+    try:
+        yield Setup(bus, db, queue)
+    finally:
+        await bus.close()
+        await db.dispose()
+
+
+@dataclass
+class GatedConsumer:
+    """Holds every delivery until `gate` opens, so that the messages published meanwhile wait together."""
+
+    inbox: Inbox
+    queue: str
+    gate: asyncio.Event = field(default_factory=asyncio.Event)
+    batch_sizes: list[int] = field(default_factory=list)
+
+    async def apply(self, session: AsyncSession, envelope: Envelope) -> None:
+        if envelope.payload["amount"] == POISON:
+            raise RuntimeError("poison message")
+        await apply_credit(session, envelope)
+
+    async def one(self, envelope: Envelope) -> None:
+        await self.gate.wait()
+        await self.inbox.exactly_once(self.queue, self.apply)(envelope)
+
+    async def batch(self, envelopes: Sequence[Envelope]) -> None:
+        await self.gate.wait()
+        self.batch_sizes.append(len(envelopes))
+        await self.inbox.exactly_once_batch(self.queue, self.apply)(envelopes)
+
+
+async def amounts_in_applied_order(db: Database) -> list[int]:
+    async with db.sessions() as session:
+        return list((await session.scalars(select(credits.c.amount).order_by(credits.c.id))).all())
+
+
+async def subscribe(setup: Setup, max_deliveries: int = 3) -> GatedConsumer:
+    consumer = GatedConsumer(Inbox(metadata.tables["inbox"], setup.db), setup.queue)
+    await setup.bus.subscribe(
+        setup.queue, [CreditGranted.TYPE], consumer.one, batch=consumer.batch, max_deliveries=max_deliveries
+    )
+    return consumer
+
+
+async def publish(bus: Transport, amounts: Sequence[int], account: str = "acct") -> list[Envelope]:
+    envelopes = [Envelope.wrap(CreditGranted(account=account, amount=amount), producer="test") for amount in amounts]
+    for envelope in envelopes:
+        await bus.publish(envelope)
+    return envelopes
+
+
+async def test_waiting_messages_are_applied_in_batches_in_order_exactly_once(setup: Setup) -> None:
+    consumer = await subscribe(setup)
+    envelopes = await publish(setup.bus, range(1, 41))
+    await publish_again(setup.bus, envelopes[5:8])  # redeliveries of three of them, queued behind the rest
+    consumer.gate.set()
+    assert await eventually(lambda: _is(consumer.inbox.applied_total == 40))
+    assert await eventually(lambda: _is(consumer.inbox.duplicates_total == 3))
+    assert await credited(setup.db, "acct") == (40, sum(range(1, 41)))
+    assert await amounts_in_applied_order(setup.db) == list(range(1, 41))
+    assert max(consumer.batch_sizes) > 1, "messages that waited together were applied together"
+    assert len(consumer.batch_sizes) < 40
+
+
+async def test_a_failing_message_in_a_batch_is_dead_lettered_alone(setup: Setup) -> None:
+    consumer = await subscribe(setup, max_deliveries=2)
+    await publish(setup.bus, [1, 2, POISON, 4, 5])
+    consumer.gate.set()
+    assert await eventually(lambda: _is(consumer.inbox.applied_total == 4), timeout=20)
+    assert await credited(setup.db, "acct") == (4, 1 + 2 + 4 + 5)
+    assert await amounts_in_applied_order(setup.db) == [1, 2, 4, 5]
+
+
+async def publish_again(bus: Transport, envelopes: Sequence[Envelope]) -> None:
+    for envelope in envelopes:
+        await bus.publish(envelope)
+
+
+async def _is(value: bool) -> bool:
+    return value
