@@ -7,20 +7,21 @@ Always run, with nothing fetched from outside the repo:
 - PHH texts written for these tests (below): the notation, the fields, the refusals, the command's output;
 - the engine's own histories, per viewer, read back by our replay and by pokerkit.
 
-Real hands, replayed only when the environment variable ``PHH_DATASET_DIR`` names a folder that holds them: the
-no-limit and fixed-limit hold'em hands of the 2023 WSOP Event #43 final table (exact finishing stacks), 50 of
-the 10,000 Pluribus hands (8 of them with half-chip split pots), the 2009 Dwan-Ivey hand with unknown hole
-cards, and a WSOP 2019 hand whose actions skip a fold (refused). They come from the public PHH dataset and are
-never committed (data fetched from public repositories stays out of the repo). Point ``PHH_DATASET_DIR`` at
-- a checkout of the public dataset, github:uoftcprg/phh-dataset (or the ``data/`` folder of github:uoftcprg/pokerkit
-  at commit d782667, which lacks the WSOP 2019 hand): files are read at their published paths, e.g.
-  ``data/pluribus/102/0.phh`` and ``data/wsop/2019/42/3/00-01-07.phh``; or
+Real hands, from the archive ``../shared/data/phh-dataset.tgz`` beside the project (extracted for the run) or
+from the folder the environment variable ``PHH_DATASET_DIR`` names: the no-limit and fixed-limit hold'em hands
+of the 2023 WSOP Event #43 final table (exact finishing stacks), 50 of the 10,000 Pluribus hands (8 of them with
+half-chip split pots), the 2009 Dwan-Ivey hand with unknown hole cards, and a real hand with one fold taken out
+of its actions (refused). They come from the public PHH dataset and are never committed (data fetched from
+public repositories stays out of the repo). Point ``PHH_DATASET_DIR`` at
+- a checkout of the public dataset, github:uoftcprg/phh-dataset (or the ``data/`` folder of github:uoftcprg/pokerkit):
+  files are read at their published paths, e.g. ``data/pluribus/102/0.phh``; or
 - a folder holding just those files: ``wsop-2023-43-5/<hand>.phh``, ``pluribus/<folder>-<hand>.phh``,
-  ``dwan-ivey-2009.phh`` and ``wsop-2019-42-3-00-01-07-missing-fold.phh``, with a README.md of the expectations.
+  and ``dwan-ivey-2009.phh``, with a README.md of the expectations.
 
     PHH_DATASET_DIR=/path/to/phh-dataset uv run pytest services/table-engine/tests/test_phh.py -q -p no:cacheprovider
 
-Unset, or not a directory: those tests are skipped and the skip says so (pytest's ``-ra`` shows the reason).
+With neither, those tests are skipped and the skip says so (pytest's ``-ra`` shows the reason); under ``CI=true``
+they fail instead: CI always replays the real hands.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from phh_dataset import (
     PLURIBUS_HANDS,
     WSOP_HANDS,
     dwan_ivey_file,
-    missing_fold_file,
+    missing_fold_text,
     needs_dataset,
     pluribus_file,
     wsop_file,
@@ -287,10 +288,10 @@ def test_p1_2_replay_of_a_hand_with_unknown_hole_cards() -> None:
 
 @needs_dataset
 def test_replay_refuses_a_real_hand_whose_actions_skip_a_player() -> None:
-    """The file omits the button's pre-flop fold; we stop there instead of guessing (pokerkit applies the next
-    action to the wrong player and ends with stacks that differ from the file's)."""
-    phh = loads(missing_fold_file().read_text(encoding="utf-8"))
-    with pytest.raises(ReplayError, match="seat 8's turn"):
+    """The actions omit a pre-flop fold; we stop there instead of guessing (pokerkit applies the next action to
+    the wrong player and ends with stacks that differ from the file's)."""
+    phh = loads(missing_fold_text())
+    with pytest.raises(ReplayError, match="seat 5's turn"):
         replay(phh)
 
 
