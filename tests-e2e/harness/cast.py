@@ -1,6 +1,8 @@
 """The people of a run: the network administrator (created by the gateway at start-up) and the players, who sign
-up with the demo concessionaire and are paid its welcome credit — money like any other in the ledger (a deposit
-from the concessionaire's cash account)."""
+up with a concessionaire of the run's own and have money paid in at its cashier (the administrator acting for it)
+— money like any other in the ledger: a deposit from the concessionaire's cash account, booked before the
+deposit answers. Not the demo concessionaire: outside standalone mode its players play with play money, so they
+may enter only its own tournaments and bet nowhere (the gateway's `demo_scope`)."""
 
 from __future__ import annotations
 
@@ -9,15 +11,14 @@ from collections.abc import Sequence
 
 import httpx
 
-from harness.client import ApiError, Credentials, Session
+from harness.client import ApiError, Credentials, Session, new_key
 
-CONCESSIONAIRE = "demo"
+CONCESSIONAIRE = "e2e-room"
 CURRENCY = "EUR"
-WELCOME_CREDIT_CENTS = 10_000
+DEPOSIT_CENTS = 10_000
 PASSWORD = "e2e-player-password"
 BIRTH_DATE = "1990-01-01"
 STAFF = Credentials("admin@e2e.example", "e2e-admin-password-0123", staff=True)
-CREDIT_WAIT_SECONDS = 60.0
 
 
 async def staff_session(http: httpx.AsyncClient, gateway: str) -> Session:
@@ -26,17 +27,17 @@ async def staff_session(http: httpx.AsyncClient, gateway: str) -> Session:
     return staff
 
 
-async def sign_up(
-    http: httpx.AsyncClient, gateway: str, nicknames: Sequence[str], *, parallel: int = 8
-) -> list[Session]:
-    """Players signed up, logged in and credited, in the order of `nicknames`."""
+async def sign_up(staff: Session, nicknames: Sequence[str], *, parallel: int = 8) -> list[Session]:
+    """The run's concessionaire opened, its players signed up, logged in and paid in, in the order of `nicknames`."""
+    await staff.call("POST", "/concessionaires", json={"code": CONCESSIONAIRE, "name": "End-to-end room"})
     gate = asyncio.Semaphore(parallel)
 
     async def one(nickname: str) -> Session:
         async with gate:
-            session = Session(http, gateway)
+            session = Session(staff.http, staff.base_url)
             await session.sign_up(nickname, PASSWORD, concessionaire=CONCESSIONAIRE, birth_date=BIRTH_DATE)
-            await credited(session)
+            body = {"currency": CURRENCY, "amount": DEPOSIT_CENTS, "reference": f"e2e/{nickname}"}
+            await staff.call("POST", f"/players/{session.player_id}/deposits", json=body, key=new_key())
             return session
 
     return list(await asyncio.gather(*(one(nickname) for nickname in nicknames)))
@@ -51,12 +52,3 @@ async def balance(session: Session) -> int:
             return 0
         raise
     return sum(a["balance"] for a in found.get("accounts", []) if a["currency"] == CURRENCY)
-
-
-async def credited(session: Session) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + CREDIT_WAIT_SECONDS
-    while await balance(session) < WELCOME_CREDIT_CENTS:
-        if loop.time() > deadline:
-            raise AssertionError(f"{session.credentials}: no welcome credit after {CREDIT_WAIT_SECONDS:.0f} s")
-        await asyncio.sleep(0.25)

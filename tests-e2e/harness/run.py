@@ -21,7 +21,7 @@ import httpx
 from platform_kit.testing import RABBITMQ_URL
 
 from harness.broker import VirtualHost, ensure_broker_running
-from harness.cast import CURRENCY, STAFF, WELCOME_CREDIT_CENTS
+from harness.cast import STAFF
 from harness.databases import create_databases, drop_databases
 from harness.logs import Notable, notable_lines, tally
 from harness.money_state import MoneyState
@@ -36,15 +36,13 @@ KEEP_FAILED = os.environ.get("E2E_KEEP_FAILED", "") in ("1", "true", "yes")
 
 def service_settings() -> dict[str, dict[str, str]]:
     """Per service, beyond the URLs, ports and databases: fast clocks and short timeouts for a CI run, cheap
-    password hashing, no rate limits on the bots (all on one address), development secrets of its own."""
+    password hashing, no rate limits on the bots (all on one address), secrets of its own (on RabbitMQ a service
+    refuses the development ones)."""
     return {
         "gateway": {
             "JWT_SECRET": secrets.token_hex(32),
             "ADMIN_EMAIL": STAFF.login,
             "ADMIN_PASSWORD": STAFF.password,
-            "DEMO_CONCESSIONAIRE": "true",
-            "DEMO_WELCOME_CREDIT_CENTS": str(WELCOME_CREDIT_CENTS),
-            "DEMO_CURRENCY": CURRENCY,
             "DEMO_BOTS": "false",
             "PASSWORD_HASH_TIME_COST": "1",
             "PASSWORD_HASH_MEMORY_KIB": "8",

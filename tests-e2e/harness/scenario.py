@@ -78,8 +78,7 @@ class Scenario:
         plan, gateway = self.plan, self.platform.url("gateway")
         staff = await staff_session(self.http, gateway)
         players = await sign_up(
-            self.http,
-            gateway,
+            staff,
             [f"Sng{i}" for i in range(SIT_AND_GO_SEATS)]
             + [f"Mtt{i}" for i in range(plan.scheduled_players)]
             + [f"Bettor{i}" for i in range(plan.bettors)],

@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 INIT_SCRIPT = ROOT / "deploy" / "docker" / "postgres-init" / "01-service-databases.sh"
 # Compose's own variable syntax, resolved by Compose before the container sees the value.
 INTERPOLATION = re.compile(r"\$\{(\w+):-([^}]*)\}")
+# A variable compose refuses to start without (`${NAME:?message}`): the value is the operator's, never the file's.
+REQUIRED = re.compile(r"\$\{(\w+):\?[^}]+\}")
 
 
 def compose_schema() -> dict[str, Any]:
@@ -91,6 +93,24 @@ def test_environment_variables_are_settings_fields(compose: dict[str, Any]) -> N
         for variable in environment(definition):
             assert variable.startswith(prefix(service)), f"{name} gets {variable}"
             assert variable[len(prefix(service)) :].lower() in fields, variable
+
+
+def test_checked_secrets_are_required_variables_without_a_fallback(compose: dict[str, Any]) -> None:
+    """Every secret a service refuses a development value for (its settings' `development_values`: each internal
+    token, the gateway's GATEWAY_JWT_SECRET and GATEWAY_ADMIN_PASSWORD) comes from the operator's environment or
+    .env, and compose stops when one is not set: the file has no value and no `:-` fallback for it."""
+    source = {
+        "INTERNAL_TOKEN": "PLATFORM_INTERNAL_TOKEN",
+        "JWT_SECRET": "GATEWAY_JWT_SECRET",
+        "ADMIN_PASSWORD": "GATEWAY_ADMIN_PASSWORD",
+    }
+    for service in SERVICES:
+        env = compose["services"][service]["environment"]
+        for field in (name.upper() for name in settings_class(service).development_values):
+            value = str(env.get(prefix(service) + field))
+            required = REQUIRED.fullmatch(value)
+            assert required is not None, f"{service}: {prefix(service) + field} = {value!r}"
+            assert required.group(1) == source[field]
 
 
 def test_settings_point_at_the_compose_network(compose: dict[str, Any]) -> None:

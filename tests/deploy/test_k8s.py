@@ -38,6 +38,8 @@ STATEFUL = "table-engine"
 STATELESS = [s for s in SERVICES if s != STATEFUL]
 # Secrets an operator writes, not this deployment: the RabbitMQ cluster operator's default user of cluster `rabbitmq`.
 OPERATOR_SECRETS = {"rabbitmq-default-user": {"username", "password", "host", "port", "connection_string"}}
+# Secrets no file holds, not even in dev: deploy.sh creates them with random values in dev, prod must have them.
+GENERATED_SECRETS = {"platform-internal-token": {"token"}, "gateway-secrets": {"jwt-secret", "admin-password"}}
 
 
 Manifest = dict[str, Any]
@@ -47,6 +49,11 @@ Manifest = dict[str, Any]
 def environment_prefix(service: str) -> str:
     prefix: str = settings_class(service).model_config["env_prefix"]
     return prefix
+
+
+def secret_variables(service: str) -> set[str]:
+    """The variables of the settings a deployed service refuses development values for (`development_values`)."""
+    return {(environment_prefix(service) + name).upper() for name in settings_class(service).development_values}
 
 
 @pytest.fixture(params=OVERLAYS)
@@ -275,12 +282,63 @@ def test_environment_variables_are_settings_fields(manifests: list[Manifest]) ->
                 assert name[len(prefix) :].lower() in fields, f"{name} is not a setting"
 
 
+def test_configured_values_are_settings_the_service_accepts(manifests: list[Manifest]) -> None:
+    """What the ConfigMaps and literals say is valid for the service's own settings (e.g. a trusted-proxy list of
+    `*`, which the settings refuse, would stop every pod at start-up). Secrets are not in the manifests: a
+    stand-in takes their place."""
+    for owner in workloads(manifests):
+        service = pod_labels(owner)[NAME]
+        prefix = environment_prefix(service)
+        container = pod_spec(owner)["containers"][0]
+        given = {
+            name[len(prefix) :].lower(): value
+            for name in environment(manifests, container)
+            if (value := environment_value_or_none(manifests, container, name)) is not None
+        }
+        settings_class(service).model_validate(given)
+
+
+def environment_value_or_none(manifests: list[Manifest], container: dict[str, Any], name: str) -> str | None:
+    """`environment_value`, or None for a variable taken from a Secret or the pod's own fields."""
+    for variable in container.get("env", []):
+        if variable["name"] == name and "configMapKeyRef" not in variable.get("valueFrom", {"configMapKeyRef": 1}):
+            return None
+    return environment_value(manifests, container, name)
+
+
 def test_servers_get_database_bus_and_internal_token_from_secrets(manifests: list[Manifest]) -> None:
     for owner in workloads(manifests):
         prefix = environment_prefix(pod_labels(owner)[NAME])
         env = {v["name"]: v for v in pod_spec(owner)["containers"][0]["env"]}
         for field in ("DATABASE_URL", "BUS_URL", "INTERNAL_TOKEN"):
             assert "secretKeyRef" in env[prefix + field]["valueFrom"]
+
+
+def test_servers_get_every_checked_secret_from_a_secret_and_never_inline(manifests: list[Manifest]) -> None:
+    """The internal token of every service, and the gateway's signing key and bootstrap administrator password
+    (GATEWAY_JWT_SECRET, GATEWAY_ADMIN_PASSWORD): a server left on the settings' development default would refuse
+    to start, and a value in a manifest or a ConfigMap would be committed."""
+    assert secret_variables("gateway") == {"GATEWAY_INTERNAL_TOKEN", "GATEWAY_JWT_SECRET", "GATEWAY_ADMIN_PASSWORD"}
+    for owner in pod_owners(manifests):
+        service = pod_labels(owner)[NAME]
+        (container,) = pod_spec(owner)["containers"]
+        env = {v["name"]: v for v in container.get("env", [])}
+        assert not secret_variables(service) & config_map_keys(manifests, container), (
+            f"{service}: a secret in a ConfigMap"
+        )
+        for name in secret_variables(service) & set(env):
+            assert set(env[name]) == {"name", "valueFrom"} and set(env[name]["valueFrom"]) == {"secretKeyRef"}, name
+        if owner["kind"] != "Job":
+            assert secret_variables(service) <= set(env), f"{service} lacks {secret_variables(service) - set(env)}"
+    gateway = {v["name"]: v for v in pod_spec(server(manifests, "gateway"))["containers"][0]["env"]}
+    assert gateway["GATEWAY_JWT_SECRET"]["valueFrom"]["secretKeyRef"] == {
+        "name": "gateway-secrets",
+        "key": "jwt-secret",
+    }
+    assert gateway["GATEWAY_ADMIN_PASSWORD"]["valueFrom"]["secretKeyRef"] == {
+        "name": "gateway-secrets",
+        "key": "admin-password",
+    }
 
 
 def test_service_urls_point_at_the_services(manifests: list[Manifest]) -> None:
@@ -431,7 +489,7 @@ def test_prod_runs_more_and_bigger_with_stricter_budgets(rendered: dict[str, lis
 # -- dependencies: secrets, PostgreSQL, RabbitMQ -------------------------------------------------------------
 def test_dev_secret_references_resolve(rendered: dict[str, list[Manifest]]) -> None:
     provided = {s["metadata"]["name"]: set(s["stringData"]) for s in of_kind(rendered["dev"], "Secret")}
-    provided |= OPERATOR_SECRETS
+    provided |= OPERATOR_SECRETS | GENERATED_SECRETS
     for name, key in secret_references(rendered["dev"]):
         assert key in provided.get(name, set()), f"secret {name} has no key {key}"
 
@@ -448,7 +506,18 @@ def test_dev_secrets_are_placeholders_matching_the_local_databases(rendered: dic
         database = service.replace("-", "_")
         url = one(rendered["dev"], "Secret", f"{service}-database")["stringData"]["url"]
         assert url == f"postgresql+asyncpg://{database}:{database}@postgres:5432/{database}"
-    assert "not-secret" in one(rendered["dev"], "Secret", "platform-internal-token")["stringData"]["token"]
+
+
+def test_no_overlay_commits_a_value_for_a_checked_secret(rendered: dict[str, list[Manifest]]) -> None:
+    """Not even dev: a committed value is a published one, which a service on RabbitMQ refuses (and should)."""
+    for manifests in rendered.values():
+        committed = {s["metadata"]["name"] for s in of_kind(manifests, "Secret")}
+        assert not committed & set(GENERATED_SECRETS)
+        for owner in pod_owners(manifests):
+            checked = secret_variables(pod_labels(owner)[NAME])
+            for variable in pod_spec(owner)["containers"][0].get("env", []):
+                if variable["name"] in checked:
+                    assert variable["valueFrom"]["secretKeyRef"]["name"] in GENERATED_SECRETS
 
 
 def test_postgres_is_an_external_name_each_overlay_sets(manifests: list[Manifest]) -> None:
@@ -519,27 +588,34 @@ def test_monitors_scrape_metrics_of_every_service(manifests: list[Manifest]) -> 
 
 
 # -- deployment order ----------------------------------------------------------------------------------------
+# Logs each call; keeps what `create -f -` reads on stdin; `get secret` fails while SECRETS_MISSING is 1.
 FAKE_KUBECTL = """#!/usr/bin/env bash
 echo "$*" >> "$KUBECTL_LOG"
 case "$1 $*" in
   kustomize*) echo "kind: ConfigMap" ;;
   *"wait --for=condition=complete"*) exit "$MIGRATIONS_FAIL" ;;
+  *" get secret "*) exit "$SECRETS_MISSING" ;;
+  *" create -f -"*) cat >> "$KUBECTL_CREATED"; echo "---" >> "$KUBECTL_CREATED" ;;
 esac
 """
 
 
-def run_deploy(tmp_path: Path, *, migrations_fail: bool) -> tuple[int, list[str]]:
+def run_deploy(
+    tmp_path: Path, *, migrations_fail: bool = False, overlay: str = "prod", secrets_missing: bool = False
+) -> tuple[int, list[str]]:
     kubectl = tmp_path / "kubectl"
     kubectl.write_text(FAKE_KUBECTL)
     kubectl.chmod(0o755)
     log = tmp_path / "calls"
     result = subprocess.run(
-        ["bash", str(K8S / "deploy.sh"), "prod"],
+        ["bash", str(K8S / "deploy.sh"), overlay],
         env={
             **os.environ,
             "KUBECTL": str(kubectl),
             "KUBECTL_LOG": str(log),
+            "KUBECTL_CREATED": str(tmp_path / "created.yaml"),
             "MIGRATIONS_FAIL": str(int(migrations_fail)),
+            "SECRETS_MISSING": str(int(secrets_missing)),
         },
         capture_output=True,
         text=True,
@@ -548,10 +624,15 @@ def run_deploy(tmp_path: Path, *, migrations_fail: bool) -> tuple[int, list[str]
     return result.returncode, log.read_text().splitlines()
 
 
+def verb(call: str) -> str:
+    return call.split()[2] if call.startswith("-n") else call.split()[0]
+
+
 def test_deploy_script_migrates_before_rolling_out(tmp_path: Path) -> None:
     code, calls = run_deploy(tmp_path, migrations_fail=False)
     assert code == 0
-    verbs = [call.split()[2] if call.startswith("-n") else call.split()[0] for call in calls]
+    calls = [call for call in calls if " secret " not in call]  # their checks: the tests below
+    verbs = [verb(call) for call in calls]
     assert verbs[:5] == ["kustomize", "delete", "apply", "wait", "apply"]
     assert "-l app.kubernetes.io/component=migration" in calls[1] and "-n platform" in calls[1]
     assert calls[2].endswith("-l app.kubernetes.io/component!=server")
@@ -566,3 +647,33 @@ def test_deploy_script_stops_when_a_migration_fails(tmp_path: Path) -> None:
     assert code == 1
     assert not [call for call in calls if call.startswith("apply") and "-l" not in call.split()]
     assert not [call for call in calls if "rollout" in call]
+
+
+def test_deploy_script_makes_random_checked_secrets_for_dev_once(tmp_path: Path) -> None:
+    """Into the namespace the first apply made, before the servers roll out; given on stdin, never as arguments."""
+    code, calls = run_deploy(tmp_path, overlay="dev", secrets_missing=True)
+    assert code == 0
+    verbs = [verb(call) for call in calls]
+    created = [i for i, call in enumerate(calls) if verb(call) == "create"]
+    assert verbs.index("apply") < created[0] and created[-1] < len(verbs) - 1 - verbs[::-1].index("apply")
+    assert all(calls[i] == "-n platform-dev create -f -" for i in created)
+    documents = [d for d in yaml.safe_load_all((tmp_path / "created.yaml").read_text()) if d]
+    assert {d["metadata"]["name"]: set(d["stringData"]) for d in documents} == GENERATED_SECRETS
+    values = [value for d in documents for value in d["stringData"].values()]
+    published = {value for s in SERVICES for dev in settings_class(s).development_values.values() for value in dev}
+    assert len(set(values)) == len(values) and not set(values) & published
+    assert all(len(value) >= 32 and value not in "\n".join(calls) for value in values)
+    for document in documents:
+        validate(document)
+
+    again = tmp_path / "again"
+    again.mkdir()
+    code, calls = run_deploy(again, overlay="dev")
+    assert code == 0 and not [call for call in calls if verb(call) == "create"], "existing Secrets are kept"
+
+
+def test_deploy_script_stops_when_a_prod_secret_is_missing(tmp_path: Path) -> None:
+    code, calls = run_deploy(tmp_path, secrets_missing=True)
+    assert code == 1
+    assert not [call for call in calls if verb(call) == "create"], "prod values come from the operator's store"
+    assert not [call for call in calls if call.startswith("apply") and "-l" not in call.split()]

@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 import uvicorn
-from fake_services import FakeServices, ok
+from fake_services import FakeServices, ok, problem
 from gateway.app import create_app
 from gateway.bots.api import Credentials, PublicApi
+from gateway.bots.crew import BotCrew
 from gateway.bots.player import BotPlayer
+from gateway.domain.bot_names import house_signature, is_bot
 from gateway_test_support import fast_settings
 from platform_kit.bus import Envelope, InMemoryBus
 from platform_kit.events.base import Event
@@ -31,6 +33,14 @@ class Served:
 
     def subscribers(self, channel: str) -> int:
         return len(self.app.state.gateway.hub._subscribers.get(channel, ()))
+
+    @property
+    def house_key(self) -> str:
+        key: str = self.app.state.gateway.context.house_key
+        return key
+
+    def house_signature(self, nickname: str) -> str:
+        return house_signature(self.house_key, nickname)
 
 
 @pytest.fixture
@@ -66,7 +76,8 @@ async def test_a_bot_registers_plays_its_turns_legally_and_stops_at_the_end(
         ok([{"tournament_id": "snd-1", "table_id": "t-1"}]),
     )
     api = PublicApi(served.url)
-    await api.sign_up(Credentials("Bot_00000001", "a bot's password"))
+    nickname = "Bot_00000001"
+    await api.sign_up(Credentials(nickname, "a bot's password"), house_signature=served.house_signature(nickname))
     bot = BotPlayer(api, random.Random(7), think_seconds=(0, 0))
     await bot.register("snd-1")
     [registration] = services.to("tournament-director")
@@ -113,3 +124,21 @@ async def test_a_bot_registers_plays_its_turns_legally_and_stops_at_the_end(
     outcome = await asyncio.wait_for(playing, 10)
     assert (outcome.position, outcome.prize_cents, outcome.actions, outcome.tables) == (1, 800, 1, ["t-1"])
     await api.aclose()
+
+
+async def test_the_house_crew_signs_up_its_bots_although_their_prefix_is_reserved(
+    served: Served, services: FakeServices
+) -> None:
+    """Bots sign up through the public sign-up like anyone; their `Bot_` names pass with the house's signature."""
+    services.on("wallet", "GET", r"/v1/players/.*/accounts", ok({"accounts": [{"available": 10_000}]}))
+    registrations = r"/internal/v1/tournaments/snd-1/registrations"
+    services.on("tournament-director", "POST", registrations, problem(409, "registration_closed"))
+    crew = BotCrew(served.url, random.Random(5), house_key=served.house_key)
+    try:
+        assert await crew.fill("snd-1", 1) == []  # signed up and credited, then refused a seat (as scripted)
+    finally:
+        await crew.aclose()
+    [registration] = services.to("tournament-director")
+    player_id = registration.body["player_id"]
+    nicknames = await served.app.state.gateway.players.nicknames([player_id])
+    assert is_bot(nicknames[player_id])

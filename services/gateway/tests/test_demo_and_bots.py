@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 from fake_services import FakeServices, ok
-from gateway.bots.crew import is_bot
 from gateway.bots.strategy import choose
+from gateway.domain.bot_names import is_bot
 from gateway.service.house_bots import HouseBots
 from gateway_test_support import Driver, fast_settings, running
 from hypothesis import given

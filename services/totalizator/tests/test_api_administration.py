@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from totalizator_harness import CLOSE_AT, STAFF, TOKEN, Platform, draw_body
+from totalizator_harness import CLOSE_AT, OPERATOR, STAFF, TOKEN, Platform, draw_body
 
 
 async def test_t2_2_a_draft_is_private_until_announced_then_its_terms_are_public(platform: Platform) -> None:
@@ -45,7 +45,7 @@ async def test_t4_4_an_organizer_top_up_needs_a_reason_and_moves_to_the_jackpot_
     assert await platform.pools() == {"USD": 0}  # in through the draw's pool and on to the jackpot account
     decisions = (await platform.staff("GET", "/draws/2030-23/decisions")).json()
     assert decisions[0]["action"] == "create" and decisions[0]["reason"] == "launch promotion"
-    assert decisions[0]["staff_id"] == "op-7" and decisions[0]["role"] == "operator"
+    assert decisions[0]["staff_id"] == "admin-7" and decisions[0]["role"] == "admin"
 
 
 async def test_t2_1_t2_3_invalid_drafts_are_refused_with_clear_codes(platform: Platform) -> None:
@@ -77,6 +77,32 @@ async def test_administration_needs_the_internal_token_and_a_staff_role(platform
     assert forbidden.status_code == 403 and forbidden.json()["code"] == "staff_only"
     admin = {**STAFF, "X-Principal-Role": "admin"}
     assert (await platform.http.post("/internal/v1/draws", json=draw_body(), headers=admin)).status_code == 201
+
+
+async def test_t1_5_draws_are_administered_by_the_networks_admins_and_read_by_any_staff(platform: Platform) -> None:
+    """An operator belongs to one concessionaire; the draws are the whole network's: every decision on them
+    (create, announce, kick-off, result, void, settle, cancel) is an administrator's (T-1.5)."""
+    await platform.open_draw()
+    writes = [
+        ("POST", "/draws", draw_body("2030-24")),
+        ("POST", "/draws/2030-23/announce", None),
+        ("PUT", "/draws/2030-23/matches/1/kickoff", {"kickoff": CLOSE_AT.isoformat(), "reason": "late"}),
+        ("PUT", "/draws/2030-23/matches/1/result", {"home": 1, "away": 0}),
+        ("POST", "/draws/2030-23/matches/1/void", {"reason": "abandoned"}),
+        ("POST", "/draws/2030-23/settle", None),
+        ("POST", "/draws/2030-23/cancel", {"reason": "postponed"}),
+    ]
+    for method, path, body in writes:
+        refused = await platform.http.request(method, f"/internal/v1{path}", json=body, headers=OPERATOR)
+        assert (refused.status_code, refused.json()["code"]) == (403, "admins_only"), (method, path)
+    draw = (await platform.staff("GET", "/draws/2030-23")).json()
+    assert draw["status"] == "open" and all(match["void"] is False for match in draw["matches"])
+    assert [d["action"] for d in (await platform.staff("GET", "/draws/2030-23/decisions")).json()] == [
+        "create",
+        "announce",
+    ]
+    for path in ("/draws", "/draws/2030-23", "/draws/2030-23/decisions", "/draws/2030-23/transfers"):
+        assert (await platform.http.get(f"/internal/v1{path}", headers=OPERATOR)).status_code == 200, path
 
 
 async def test_t5_1_a_match_that_kicked_off_before_closing_is_void(platform: Platform) -> None:

@@ -33,7 +33,8 @@ TOKEN = "dev-internal-token"
 NOW = datetime(2030, 6, 1, 12, 0, tzinfo=UTC)
 CLOSE_AT = NOW + timedelta(days=2)
 ADULT = date(1990, 5, 17)
-STAFF = {"X-Internal-Token": TOKEN, "X-Principal-Role": "operator", "X-Principal-Id": "op-7"}
+STAFF = {"X-Internal-Token": TOKEN, "X-Principal-Role": "admin", "X-Principal-Id": "admin-7"}
+OPERATOR = {"X-Internal-Token": TOKEN, "X-Principal-Role": "operator", "X-Principal-Id": "op-7"}
 CONCESSIONAIRE = "c1"
 CURRENCIES = [
     {"currency": "USD", "min_stake": "0.10", "usd_rate": "1"},

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from platform_kit.bus import Envelope, Handler, Transport, topic_matches, transport_for
 from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES, PRIVATE_PREFIX
 from platform_kit.db import Database
+from platform_kit.development_secrets import refuse_development_secrets
 from platform_kit.inbox import INBOX_TABLE, Inbox, SessionHandler, inbox_table
 from platform_kit.migrations import upgrade_to_head
 from platform_kit.outbox import OUTBOX_TABLE, Outbox, OutboxRelay, outbox_table
@@ -107,6 +108,7 @@ class ServiceRuntime:
 
     # -- life cycle -----------------------------------------------------------------------------------------
     async def start(self) -> None:
+        refuse_development_secrets(self.settings)
         if self.settings.migrate_on_start:
             await asyncio.to_thread(upgrade_to_head, self.settings.database_url, self.migrations_dir)
         if self._owns_bus:

@@ -6,8 +6,12 @@ The full list with defaults is in docs/configuration.md (generated from these cl
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
+from typing import ClassVar
+
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from platform_kit.proxies import trusted_proxies
 
 SERVICE_PORTS = {
     "gateway": 8000,
@@ -17,6 +21,12 @@ SERVICE_PORTS = {
     "rating": 8004,
     "totalizator": 8005,
 }
+
+
+DEV_INTERNAL_TOKEN = "dev-internal-token"
+#: Every internal token the repository has ever shipped: the default and the placeholders once committed for
+#: compose and the Kubernetes dev overlay. A deployment that copied one is refused like the default.
+DEV_INTERNAL_TOKENS = frozenset({DEV_INTERNAL_TOKEN, "compose-internal-token", "dev-internal-token-not-secret"})
 
 
 def default_url(service: str) -> str:
@@ -29,9 +39,14 @@ class ServiceSettings(BaseSettings):
     class Settings(ServiceSettings):
         model_config = service_config("wallet")
         service_name: str = "wallet"
+
+    Secrets are listed in `development_values` with the values published in this repository, which a deployed
+    service refuses to start with (`development_secrets`, platform_kit.development_secrets).
     """
 
     model_config = SettingsConfigDict(extra="ignore")
+    #: Secret field -> its development values; a subclass adds its own: `{**ServiceSettings.development_values, …}`.
+    development_values: ClassVar[dict[str, frozenset[str]]] = {"internal_token": DEV_INTERNAL_TOKENS}
 
     service_name: str = Field("service", description="Name used in logs, metrics and as the event producer.")
     host: str = Field("127.0.0.1", description="Interface the HTTP server binds to.")
@@ -46,7 +61,14 @@ class ServiceSettings(BaseSettings):
     forwarded_allow_ips: str = Field(
         "127.0.0.1",
         description="Proxies whose X-Forwarded-For/-Proto headers are believed (comma-separated addresses or "
-        "CIDRs; * when an ingress is the only way in): the client address rate limits and logs see comes from them.",
+        "CIDRs, e.g. the ingress controller's pod network; `*` is refused): the client address rate limits and logs "
+        "see is the last X-Forwarded-For hop that is not one of them.",
+    )
+    max_body_bytes: int = Field(
+        1024 * 1024,
+        ge=1024,
+        description="Largest request body accepted, in bytes (413 `request_too_large` beyond it); a service may "
+        "set smaller or larger limits for some route families (the gateway: 16 KiB under /api/v1/auth).",
     )
     bus_url: str = Field("memory://", description="`amqp://user:pass@host:5672/` for RabbitMQ, `memory://` standalone.")
     migrate_on_start: bool = Field(True, description="Upgrade the database to the latest migration at start-up.")
@@ -55,8 +77,9 @@ class ServiceSettings(BaseSettings):
         "", description="OTLP/HTTP traces endpoint (e.g. http://otel-collector:4318/v1/traces); empty: not exported."
     )
     internal_token: str = Field(
-        "dev-internal-token",
-        description="Shared secret that service-to-service REST calls carry in `X-Internal-Token`.",
+        DEV_INTERNAL_TOKEN,
+        description="Shared secret that service-to-service REST calls carry in `X-Internal-Token`; the same in "
+        "every service. A development value outside standalone mode stops the service at start-up.",
     )
     table_engine_shards: int = Field(
         1, ge=1, description="Number of table-engine shards; a table's shard is crc32(table id) mod this number."
@@ -67,6 +90,26 @@ class ServiceSettings(BaseSettings):
     wallet_url: str = Field(default_url("wallet"), description="Base URL of the wallet.")
     rating_url: str = Field(default_url("rating"), description="Base URL of the rating service.")
     totalizator_url: str = Field(default_url("totalizator"), description="Base URL of the totalizator.")
+
+    @property
+    def standalone(self) -> bool:
+        """On the in-memory bus: every service in one process on one machine, a trial rather than a deployment."""
+        return self.bus_url.startswith("memory:")
+
+    def development_secrets(self) -> list[str]:
+        """The environment variables (e.g. `WALLET_INTERNAL_TOKEN`) of the secrets still set to a development
+        value, sorted."""
+        prefix = str(self.model_config.get("env_prefix", ""))
+        return sorted(
+            (prefix + name).upper()
+            for name, published in self.development_values.items()
+            if getattr(self, name) in published
+        )
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _named_proxies_only(cls, value: str) -> str:
+        return trusted_proxies(value)
 
     @model_validator(mode="after")
     def _service_defaults(self) -> ServiceSettings:

@@ -19,22 +19,24 @@ class _Server(uvicorn.Server):
         yield
 
 
+def server_config(app: FastAPI, settings: ServiceSettings) -> uvicorn.Config:
+    """The app on its settings' host and port. uvicorn's proxy-headers middleware believes X-Forwarded-For only
+    from the settings' trusted proxies and takes its last hop that is not one of them (platform_kit.proxies)."""
+    return uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        proxy_headers=True,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+    )
+
+
 async def serve_all(apps: Sequence[tuple[FastAPI, ServiceSettings]]) -> None:
-    """Each app on its settings' host and port, believing forwarded headers from its trusted proxies only."""
-    servers = [
-        _Server(
-            uvicorn.Config(
-                app,
-                host=settings.host,
-                port=settings.port,
-                forwarded_allow_ips=settings.forwarded_allow_ips,
-                log_config=None,
-                access_log=False,
-                lifespan="on",
-            )
-        )
-        for app, settings in apps
-    ]
+    """Each app on its own server, all in this event loop."""
+    servers = [_Server(server_config(app, settings)) for app, settings in apps]
     loop = asyncio.get_running_loop()
 
     def stop() -> None:

@@ -23,6 +23,7 @@ from gateway.adapters.orm import metadata
 from gateway.adapters.passwords import PasswordHasher
 from gateway.adapters.secret_factory import SecretFactory
 from gateway.adapters.service_client import PlatformClients
+from gateway.api.fallback import install_api_fallback
 from gateway.api.problems import install_problem_handlers
 from gateway.api.routes import document_access
 from gateway.api.v1.router import router as api_v1
@@ -46,6 +47,9 @@ from gateway.service.wallet_accounts import WalletAccounts
 from gateway.settings import DEV_ADMIN_PASSWORD, DEV_JWT_SECRET, Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+# Anyone may post to the log-in and sign-up routes: their bodies are a few hundred bytes, so an anonymous caller
+# gets far less than the kit's default (GATEWAY_MAX_BODY_BYTES) to make the gateway read.
+BODY_LIMITS = {"/api/v1/auth": 16 * 1024}
 log = logging.getLogger(__name__)
 
 
@@ -75,6 +79,7 @@ def create_app(
         ),
         secrets=secrets,
         refresh_ttl=timedelta(seconds=settings.refresh_token_ttl_seconds),
+        house_key=settings.internal_token,
     )
     hub = Hub(
         replay_capacity=settings.ws_replay_buffer,
@@ -95,6 +100,7 @@ def create_app(
         heartbeat=settings.ws_heartbeat_seconds,
         heartbeat_timeout=settings.ws_heartbeat_timeout_seconds,
         table_engine_shards=settings.table_engine_shards,
+        standalone=settings.standalone,
     )
     sanctions = SanctionConsumer(
         clock, on_ban=lambda player_id: hub.kick_player(player_id, CloseCode.FORBIDDEN, "player_banned")
@@ -117,18 +123,20 @@ def create_app(
         title="Gateway",
         description="The one front door: identities, sessions, API keys, rate limits, WebSocket streams and the web client.",
         routers=[api_v1],
+        body_limits=BODY_LIMITS,
     )
     app.state.gateway = components
     install_problem_handlers(app)
     document_access(app)
     _bootstrap_at_start(app, components, settings)
+    install_api_fallback(app)
     mount_web_client(app)
     return app
 
 
 def _wire_demo(runtime: ServiceRuntime, settings: Settings, clients: PlatformClients) -> None:
     """The demo concessionaire's welcome credit and the house bots, when they are on."""
-    if settings.demo_concessionaire and settings.demo_welcome_credit_cents:
+    if settings.demo_concessionaire_on and settings.demo_welcome_credit_cents:
         credit = DemoCredit(
             runtime.db,
             WalletAccounts(clients.wallet),
@@ -138,7 +146,8 @@ def _wire_demo(runtime: ServiceRuntime, settings: Settings, clients: PlatformCli
         runtime.on(CREDIT_ON, credit.registered)
         runtime.in_background(credit.run)
     if settings.house_bots:
-        bots = HouseBots(clients.tournament_director, BotCrew(settings.gateway_url, random.Random()))
+        crew = BotCrew(settings.gateway_url, random.Random(), house_key=settings.internal_token)
+        bots = HouseBots(clients.tournament_director, crew)
         runtime.on(BOTS_ON, bots.registered)
         runtime.in_background(bots.run)
 
@@ -151,7 +160,7 @@ def _bootstrap_at_start(app: FastAPI, components: GatewayComponents, settings: S
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with kit_lifespan(app):
-            if settings.demo_concessionaire:
+            if settings.demo_concessionaire_on:
                 await components.concessionaires.ensure_demo()
             await components.staff.ensure_admin(normalize_email(settings.admin_email), settings.admin_password)
             if settings.jwt_secret == DEV_JWT_SECRET or settings.admin_password == DEV_ADMIN_PASSWORD:

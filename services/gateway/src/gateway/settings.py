@@ -1,8 +1,12 @@
 """Settings of the gateway service under the `GATEWAY_` prefix (docs/configuration.md).
 
 The defaults let a newcomer start the platform and log in at once; every secret among them is a development
-value that a deployment must override (the gateway logs a warning at start-up while it uses one).
+value that a deployment must override: outside standalone mode the gateway refuses to start with one
+(platform_kit.development_secrets), in standalone mode it logs a warning. Demo play money is on in standalone
+mode only, unless set.
 """
+
+from typing import ClassVar
 
 from platform_kit.settings import ServiceSettings, service_config
 from pydantic import Field
@@ -14,9 +18,17 @@ DEV_ADMIN_PASSWORD = "admin-dev-password"
 class Settings(ServiceSettings):
     model_config = service_config("gateway")
     service_name: str = "gateway"
+    development_values: ClassVar[dict[str, frozenset[str]]] = {
+        **ServiceSettings.development_values,
+        "jwt_secret": frozenset({DEV_JWT_SECRET}),
+        "admin_password": frozenset({DEV_ADMIN_PASSWORD}),
+    }
 
     jwt_secret: str = Field(
-        DEV_JWT_SECRET, min_length=32, description="HS256 key signing access tokens (at least 32 characters)."
+        DEV_JWT_SECRET,
+        min_length=32,
+        description="HS256 key signing access tokens (at least 32 characters); changing it invalidates every "
+        "access token issued. The development default stops a gateway outside standalone mode at start-up.",
     )
     access_token_ttl_seconds: int = Field(900, ge=30, description="Lifetime of an access token (JWT).")
     refresh_token_ttl_seconds: int = Field(
@@ -25,9 +37,16 @@ class Settings(ServiceSettings):
     admin_email: str = Field(
         "admin@example.com", description="Network administrator created at start-up if no staff member has it."
     )
-    admin_password: str = Field(DEV_ADMIN_PASSWORD, description="Password of that bootstrap administrator.")
-    demo_concessionaire: bool = Field(
-        True, description="Create the concessionaire `demo` at start-up, so players can sign up at once."
+    admin_password: str = Field(
+        DEV_ADMIN_PASSWORD,
+        description="Password of that bootstrap administrator (used when creating it only). The development "
+        "default stops a gateway outside standalone mode at start-up.",
+    )
+    demo_concessionaire: bool | None = Field(
+        None,
+        description="Create the concessionaire `demo` at start-up, whose players are paid play money, so that "
+        "newcomers can sign up and play at once. Unset: on in standalone mode (in-memory bus), off otherwise. "
+        "Outside standalone mode its players may enter only its own tournaments and may not bet.",
     )
     demo_welcome_credit_cents: int = Field(
         10_000,
@@ -63,7 +82,13 @@ class Settings(ServiceSettings):
     )
 
     @property
+    def demo_concessionaire_on(self) -> bool:
+        if self.demo_concessionaire is not None:
+            return self.demo_concessionaire
+        return self.standalone
+
+    @property
     def house_bots(self) -> bool:
         if self.demo_bots is not None:
             return self.demo_bots
-        return self.bus_url.startswith("memory:")
+        return self.standalone

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 import signal
 import socket
 import subprocess
@@ -113,6 +114,8 @@ async def setup(
         {
             "TABLE_ENGINE_DATABASE_URL": postgres_url,
             "TABLE_ENGINE_BUS_URL": rabbitmq_url,
+            # On RabbitMQ the engine is deployed: it refuses the development internal token.
+            "TABLE_ENGINE_INTERNAL_TOKEN": secrets.token_urlsafe(32),
             "TABLE_ENGINE_PORT": str(free_port()),
             "TABLE_ENGINE_TABLE_ENGINE_SHARDS": str(shards),
             "TABLE_ENGINE_SHARD_NAME": f"table-engine-{shard}",

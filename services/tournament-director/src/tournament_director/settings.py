@@ -25,7 +25,22 @@ class Settings(ServiceSettings):
         "offers and wallet calls to drive again.",
     )
     money_retry_seconds: float = Field(
-        5.0, gt=0, description="A wallet call still unanswered after this long is made again, with the same key."
+        5.0,
+        gt=0,
+        description="A wallet call still unanswered after this long is made again, with the same key; a request "
+        "still unanswered after this long is taken to have died, and a repeat with its Idempotency-Key runs it again.",
+    )
+    idempotency_wait_seconds: float = Field(
+        5.0,
+        gt=0,
+        description="How long a repeated request waits for the answer of the same request still running before it "
+        "answers 409 idempotency_key_in_flight (repeat it with the same key).",
+    )
+    idempotency_retention_hours: int = Field(
+        720,
+        ge=24,
+        description="How long the answer of a registration, unregistration, purchase or cancellation is kept "
+        "under its Idempotency-Key; the same key after that runs as a new request.",
     )
     wallet_timeout_seconds: float = Field(10.0, gt=0, description="Timeout of one call to the wallet or rating.")
     action_seconds: int = Field(20, ge=1, description="A player's time to act at the director's tables.")

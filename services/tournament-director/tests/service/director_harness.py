@@ -109,6 +109,23 @@ class Bots:
         await self.bus.publish(Envelope.wrap(command, producer="bots"), routing_key=key)
 
 
+class LosesAnswers(httpx.AsyncBaseTransport):
+    """The wallet, except that the first answer to a buy-in and to the payouts is lost after the wallet posted
+    them: the director sees a network error, as if it had died between the wallet's commit and its own."""
+
+    def __init__(self, wallet: httpx.AsyncBaseTransport) -> None:
+        self.wallet = wallet
+        self.lost: set[str] = set()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.wallet.handle_async_request(request)
+        operation = request.url.path.rsplit("/", 1)[-1]
+        if operation in ("entries", "payouts") and operation not in self.lost:
+            self.lost.add(operation)
+            raise httpx.ReadTimeout("answer lost", request=request)
+        return response
+
+
 @dataclass
 class Platform:
     bus: InMemoryBus

@@ -59,6 +59,10 @@ async def test_p4_2_p4_4_a_rebuy_is_paid_through_the_wallet_once_and_grows_the_p
             }
         )
         assert await platform.balance(busted) == FUNDS - 2_000  # the retry with the same key charged nothing
+        reused = await platform.post(
+            f"/internal/v1/tournaments/{t}/addons", {"player_id": busted}, player_headers(busted), key
+        )
+        assert reused.status_code == 409 and reused.json()["code"] == "idempotency_key_reused"
 
         async def ended_or_offered_again() -> bool:
             return (await platform.tournament(t))["status"] == "finished" or len(

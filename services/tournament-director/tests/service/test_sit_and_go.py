@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-import httpx
-from director_harness import running
+from director_harness import LosesAnswers, running
 from platform_kit.events import tournament as events
+from platform_kit.testing import eventually
 from tournament_director.domain.payouts import default_schedule, payout_amounts
 from tournament_director.service.money import drive_waiting
 
@@ -95,7 +95,11 @@ async def test_p3_unregistration_before_the_start_refunds_the_whole_buy_in(tmp_p
         assert left.json()["refunded_cents"] == 1_000
         assert await platform.balance("ann") == FUNDS
         assert await platform.escrow(t) == 0
-        [unregistered] = platform.events(events.PlayerUnregistered)
+
+        async def announced() -> list[events.PlayerUnregistered]:
+            return platform.events(events.PlayerUnregistered)  # the outbox relay publishes it after the answer
+
+        [unregistered] = await eventually(announced)
         assert (unregistered.refunded_cents, unregistered.registered, unregistered.reason) == (1_000, 0, "player")
         assert (await platform.tournament(t))["registered"] == 0
         again = await platform.register(t, "ann")  # a new registration: a new wallet key, charged again
@@ -149,23 +153,6 @@ async def test_p11_7_an_ineligible_player_is_refused_by_the_rating_and_never_cha
         assert uninvited.status_code == 403 and uninvited.json()["reason"] == "not_invited"
         assert invited.status_code == 201
         assert await platform.balance("newbie") == FUNDS
-
-
-class LosesAnswers(httpx.AsyncBaseTransport):
-    """The wallet, except that the first answer to a buy-in and to the payouts is lost after the wallet posted
-    them: the director sees a network error, as if it had died between the wallet's commit and its own."""
-
-    def __init__(self, wallet: httpx.AsyncBaseTransport) -> None:
-        self.wallet = wallet
-        self.lost: set[str] = set()
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        response = await self.wallet.handle_async_request(request)
-        operation = request.url.path.rsplit("/", 1)[-1]
-        if operation in ("entries", "payouts") and operation not in self.lost:
-            self.lost.add(operation)
-            raise httpx.ReadTimeout("answer lost", request=request)
-        return response
 
 
 async def test_money_steps_whose_answer_was_lost_are_completed_with_the_same_key_and_post_once(tmp_path: Path) -> None:

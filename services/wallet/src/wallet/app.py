@@ -18,6 +18,9 @@ from wallet.service.wallet import Wallet
 from wallet.settings import Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+# A draw's payouts or refunds come in batches of up to 100 000 payments (DrawPaymentsIn): several MiB, beyond
+# the kit's default body limit that every other route keeps.
+BODY_LIMITS = {"/v1/draws": 16 * 1024 * 1024}
 
 
 def create_app(
@@ -33,6 +36,7 @@ def create_app(
         "idempotency keys. Internal calls carry `X-Internal-Token`; partner calls (through the gateway) also "
         "`X-Concessionaire-Id`; every command carries an `Idempotency-Key`.",
         routers=[internal.router, partner.router],
+        body_limits=BODY_LIMITS,
     )
     app.state.wallet = wallet
 

@@ -87,6 +87,15 @@ def test_p9_2_sponsored_freeroll_entry_forms_the_prize_pool_and_is_taxed() -> No
     assert operation.tax_base is not None and operation.tax_base.amount == 50
 
 
+def test_p8_7_p9_2_a_sponsored_entry_is_taxed_whole_though_only_its_prize_part_moves() -> None:
+    """A 0.40 + 0.10 entry: 0.40 into the escrow, 0.50 into the tax base."""
+    operation = ops.sponsored_entry(
+        player_id="p1", concessionaire_id="c1", tournament_id="t1", currency="EUR", amount=40, fee=10
+    )
+    assert net_changes(operation.legs) == {SPONSOR: -40, ESCROW: 40}
+    assert operation.tax_base is not None and operation.tax_base.amount == 50
+
+
 def test_p8_3_guarantee_overlay_comes_from_the_concessionaire() -> None:
     operation = ops.overlay(
         OperationKind.GUARANTEE_OVERLAY, concessionaire_id="c1", tournament_id="t1", currency="EUR", amount=2500

@@ -1,5 +1,5 @@
 """The gateway's tables: identities (concessionaires, players, staff), sessions (refresh tokens),
-partner API keys and the player restrictions mirrored from the sanctions registry.
+partner API keys, the player restrictions mirrored from the sanctions registry and the failed log-ins per account.
 
 Identifiers are 32-character hex strings (128 random bits): other services store them as opaque references.
 Secrets are never stored: passwords as argon2 hashes, refresh tokens and API keys as SHA-256 digests.
@@ -7,7 +7,7 @@ Secrets are never stored: passwords as argon2 hashes, refresh tokens and API key
 
 from platform_kit.db import UtcDateTime
 from platform_kit.runtime import add_messaging_tables
-from sqlalchemy import Column, Date, ForeignKey, Index, MetaData, String, Table
+from sqlalchemy import Column, Date, ForeignKey, Index, Integer, MetaData, String, Table
 
 metadata = MetaData()
 add_messaging_tables(metadata)
@@ -88,4 +88,15 @@ player_restrictions = Table(
     Column("until", UtcDateTime(), nullable=True),  # None: permanent
     Column("reason", String(500), nullable=False),
     Column("updated_at", UtcDateTime(), nullable=False),
+)
+
+# Failed log-ins per account (player or staff member: their ids never collide), read by every gateway instance so
+# that the delay they impose cannot be dodged by landing on another one (domain/login_throttle.py). An attempt
+# counts as failed from its start; a correct password deletes the row.
+login_failures = Table(
+    "login_failures",
+    metadata,
+    Column("subject_id", String(ID), primary_key=True),
+    Column("failed_attempts", Integer, nullable=False),
+    Column("last_attempt_at", UtcDateTime(), nullable=False),
 )

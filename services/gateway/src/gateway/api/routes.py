@@ -1,5 +1,6 @@
 """The `/api` routes and their access declarations: found by walking the app, for the OpenAPI document (each
-operation says who may call it) and for the test that fails when a route declares nothing."""
+operation says who may call it, and its problem answers: `problem_answers`) and for the test that fails when a
+route declares nothing."""
 
 from __future__ import annotations
 
@@ -9,29 +10,14 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
+from fastapi.encoders import jsonable_encoder
 from fastapi.routing import APIRoute, APIWebSocketRoute, iter_route_contexts
+from starlette.routing import compile_path
 
 from gateway.api.access import AccessPolicy, policy_of
+from gateway.api.problem_answers import PROBLEM_SCHEMA, describe_problems
 
 API_PREFIX = "/api"
-
-_PROBLEM_SCHEMA = {
-    "type": "object",
-    "description": "RFC 9457 problem details; `code` is stable and meant for programs.",
-    "properties": {
-        "type": {"type": "string", "example": "urn:problem:nickname_taken"},
-        "title": {"type": "string", "example": "This nickname is already taken on the network."},
-        "status": {"type": "integer", "example": 409},
-        "code": {"type": "string", "example": "nickname_taken"},
-    },
-    "required": ["type", "title", "status", "code"],
-}
-_PROBLEM_ANSWERS = {
-    "401": "Missing or invalid credentials",
-    "403": "The caller may not do this",
-    "422": "Invalid request (`validation_failed`, with the fields)",
-    "429": "Rate limited: retry after `Retry-After` seconds",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,27 +59,37 @@ def document_access(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = generate()  # FastAPI keeps it in app.openapi_schema: this runs once
-            schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = _PROBLEM_SCHEMA
+            schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
             for route in api_routes(app):
+                path = document_path(route.path)
                 for method in route.methods:
-                    operation = schema["paths"].get(route.path, {}).get(method.lower())
+                    operation = schema["paths"].get(path, {}).get(method.lower())
                     if operation is not None:
-                        _describe(operation, route.policies)
+                        _describe(operation, path, route.policies)
+                        _restore_examples(operation, route.route)
         return app.openapi_schema or generate()
 
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def _describe(operation: dict[str, Any], policies: list[AccessPolicy]) -> None:
+def document_path(path: str) -> str:
+    """A route's path as the document writes it: `/tables/{table_id:path}` is `/tables/{table_id}` there."""
+    return compile_path(path)[1]
+
+
+def _describe(operation: dict[str, Any], path: str, policies: list[AccessPolicy]) -> None:
     if not policies:
         return
     who = "; ".join(policy.describe() for policy in policies)
     operation["description"] = f"{operation.get('description', '')}\n\n**Who may call:** {who}.".strip()
-    public = all(policy.public for policy in policies)
-    for status, text in _PROBLEM_ANSWERS.items():
-        if public and status in ("401", "403"):
-            continue
-        operation.setdefault("responses", {})[status] = {
-            "description": text,
-            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
-        }
+    describe_problems(operation, path, public=all(policy.public for policy in policies))
+
+
+def _restore_examples(operation: dict[str, Any], route: APIRoute | APIWebSocketRoute) -> None:
+    """FastAPI writes the document without its null values, so the nulls of an example (`"next_cursor": null`)
+    would be lost and the example would no longer be a valid answer: they are put back as the route has them."""
+    for status, answer in getattr(route, "responses", {}).items():
+        for media_type, content in (answer.get("content") or {}).items():
+            if "example" in content:
+                documented = operation["responses"][str(status)]["content"][media_type]
+                documented["example"] = jsonable_encoder(content["example"])

@@ -4,6 +4,8 @@ Signs up (or reuses) `--players` bots with the demo concessionaire, registers th
 it out with random legal actions. `auto` picks the sit'n'go still registering with the most players (so the
 bots join whoever waits); when there is none, it logs in as staff (`--staff-email`/`--staff-password`, the
 development administrator by default) and creates one from a template for the bots plus one seat for you.
+The bots' `Bot_` nicknames are reserved for the house: `--house-key` is the gateway's internal token that signs
+them (GATEWAY_INTERNAL_TOKEN by default).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from gateway.bots.api import PublicApi
 from gateway.bots.crew import BotCrew
+from gateway.settings import Settings
 
 log = logging.getLogger("gateway.bots")
 
@@ -68,7 +71,7 @@ async def create_sit_and_go(base_url: str, seats: int, staff: tuple[str, str]) -
 
 async def main(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
-    crew = BotCrew(args.base_url, rng, think_seconds=(args.think_min, args.think_max))
+    crew = BotCrew(args.base_url, rng, house_key=args.house_key, think_seconds=(args.think_min, args.think_max))
     try:
         tournament_id = args.tournament
         if tournament_id == "auto":
@@ -105,8 +108,16 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--think-max", type=float, default=1.5, help="seconds before acting, at most")
     parser.add_argument("--staff-email", default=DEV_STAFF[0])
     parser.add_argument("--staff-password", default=DEV_STAFF[1])
+    parser.add_argument(
+        "--house-key",
+        default=None,
+        help="the gateway's internal token, which signs the bots' Bot_ nicknames (default: GATEWAY_INTERNAL_TOKEN "
+        "as the gateway reads it)",
+    )
     args = parser.parse_args(argv)
     args.staff = (args.staff_email, args.staff_password)
+    if args.house_key is None:
+        args.house_key = Settings().internal_token
     if args.players < 1:
         parser.error("--players is at least 1")
     return args

@@ -49,7 +49,10 @@ class PublicApi:
             await self._http.aclose()
 
     # -- sessions -----------------------------------------------------------------------------------------------
-    async def sign_up(self, credentials: Credentials, *, concessionaire: str = "demo") -> None:
+    async def sign_up(
+        self, credentials: Credentials, *, concessionaire: str = "demo", house_signature: str | None = None
+    ) -> None:
+        """`house_signature`: a house bot's, over its nickname (gateway.domain.bot_names)."""
         body = {
             "concessionaire": concessionaire,
             "nickname": credentials.nickname,
@@ -57,6 +60,8 @@ class PublicApi:
             "date_of_birth": "1990-01-01",
             "password": credentials.password,
         }
+        if house_signature is not None:
+            body["house_signature"] = house_signature
         self._start(await self._send("POST", "/auth/signup", json=body, auth=False))
 
     async def log_in(self, credentials: Credentials) -> None:

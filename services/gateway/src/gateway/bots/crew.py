@@ -12,16 +12,12 @@ import httpx
 
 from gateway.bots.api import ApiError, Credentials, PublicApi
 from gateway.bots.player import BotPlayer, Outcome
+from gateway.domain.bot_names import BOT_PREFIX, house_signature
 
 log = logging.getLogger(__name__)
 
-BOT_PREFIX = "Bot_"
 NO_MONEY = frozenset({"insufficient_funds", "unknown_account"})
 CREDIT_WAIT_SECONDS = 15.0
-
-
-def is_bot(nickname: str) -> bool:
-    return nickname.startswith(BOT_PREFIX)
 
 
 class BotCrew:
@@ -30,11 +26,15 @@ class BotCrew:
         base_url: str,
         rng: random.Random,
         *,
+        house_key: str,
         think_seconds: tuple[float, float] = (0.2, 1.0),
         concessionaire: str = "demo",
     ) -> None:
+        """`house_key`: the gateway's internal token, which signs the bots' nicknames (their prefix is the
+        house's own: gateway.domain.bot_names)."""
         self._base_url = base_url
         self._rng = rng
+        self._house_key = house_key
         self._think = think_seconds
         self._concessionaire = concessionaire
         self._idle: list[Credentials] = []
@@ -81,8 +81,9 @@ class BotCrew:
     async def _sign_up(self, api: PublicApi) -> Credentials:
         for _ in range(5):
             credentials = Credentials(f"{BOT_PREFIX}{self._rng.getrandbits(32):08x}", secrets.token_hex(12))
+            signature = house_signature(self._house_key, credentials.nickname)
             try:
-                await api.sign_up(credentials, concessionaire=self._concessionaire)
+                await api.sign_up(credentials, concessionaire=self._concessionaire, house_signature=signature)
             except ApiError as error:
                 if error.code not in ("nickname_taken", "email_taken", "already_registered"):
                     raise

@@ -32,10 +32,22 @@ class TokenBucket:
     def take(self, now: float, cost: int = 1) -> int:
         """Spend `cost` tokens if there are enough; returns 0 when allowed, else the whole seconds to wait
         (the `Retry-After` value, at least 1)."""
+        wait = self.wait(now, cost)
+        if not wait:
+            self.tokens -= cost
+        return wait
+
+    def wait(self, now: float, cost: int = 1) -> int:
+        """Like `take`, but spends nothing: for requests that are charged only once they turn out to count."""
         elapsed = max(0.0, now - self.updated_at)  # a clock that stepped back adds nothing
         self.tokens = min(float(self.policy.burst), self.tokens + elapsed * self.policy.rate)
         self.updated_at = max(self.updated_at, now)
         if self.tokens >= cost:
-            self.tokens -= cost
             return 0
         return max(1, math.ceil((cost - self.tokens) / self.policy.rate))
+
+    def charge(self, now: float, cost: int = 1) -> None:
+        """Spend `cost` tokens whether or not they are there: requests let through together, and charged
+        afterwards, are all paid for (the bucket goes into debt and refills from there)."""
+        self.wait(now, cost)  # refill up to now first
+        self.tokens -= cost

@@ -16,9 +16,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gateway.adapters import identity_store
 from gateway.adapters.identity_store import PlayerRecord
+from gateway.domain.bot_names import signed_by_house
 from gateway.domain.identity import is_adult
+from gateway.domain.reserved_names import Reserved, reserved
 from gateway.service.context import GatewayContext
-from gateway.service.errors import Unauthenticated
+from gateway.service.login_guard import LoginGuard
 from gateway.service.restrictions import refuse_if_banned
 from gateway.service.sessions import IssuedSession, Sessions
 
@@ -31,21 +33,24 @@ class PlayerForm:
     email: str
     date_of_birth: date
     password: str
+    house_signature: str | None = None  # a house bot's proof that its nickname is the house's (bot_names)
 
 
-def _invalid_credentials() -> Unauthenticated:
-    # One answer for an unknown account and a wrong password: the difference would reveal who is registered.
-    return Unauthenticated("invalid_credentials", "Wrong login or password.")
+_RESERVED = {
+    Reserved.STAFF: "This nickname could pass for the platform's staff: choose another.",
+    Reserved.HOUSE_BOT: "Nicknames like the house bots' (Bot_…) are the house's own: choose another.",
+}
 
 
 class Accounts:
-    def __init__(self, context: GatewayContext, sessions: Sessions) -> None:
+    def __init__(self, context: GatewayContext, sessions: Sessions, guard: LoginGuard) -> None:
         self._context = context
         self._sessions = sessions
+        self._guard = guard
 
     async def sign_up(self, concessionaire_code: str, form: PlayerForm) -> IssuedSession:
         """Self-service sign-up through a concessionaire's site: the new player is logged in at once."""
-        password_hash = await self._context.passwords.hash(form.password)
+        password_hash = await self._admitted_hash(form)
         try:
             async with self._context.db.transaction() as session:
                 concessionaire = await identity_store.concessionaire_by_code(session, concessionaire_code)
@@ -60,7 +65,7 @@ class Accounts:
 
     async def register(self, concessionaire_id: str, form: PlayerForm) -> PlayerRecord:
         """A concessionaire (its operator or partner system) registers one of its players."""
-        password_hash = await self._context.passwords.hash(form.password)
+        password_hash = await self._admitted_hash(form)
         try:
             async with self._context.db.transaction() as session:
                 if await identity_store.get_concessionaire(session, concessionaire_id) is None:
@@ -69,12 +74,12 @@ class Accounts:
         except IntegrityError:
             raise _already_registered() from None
 
-    async def log_in_player(self, login: str, password: str) -> IssuedSession:
-        """By nickname (any case) or email. P-12.5: a banned player is refused, after the password check."""
+    async def log_in_player(self, login: str, password: str, address: str) -> IssuedSession:
+        """By nickname (any case) or email, from the client's `address` (throttling: service/login_guard.py).
+        P-12.5: a banned player is refused, after the password check."""
         async with self._context.db.sessions() as session:
             player = await identity_store.player_by_login(session, login)
-        if not await self._context.passwords.verify(player.password_hash if player else None, password):
-            raise _invalid_credentials()
+        await self._guard.check(address, player, password)
         assert player is not None
         new_hash = await self._rehashed(player.password_hash, password)
         async with self._context.db.transaction() as session:
@@ -83,17 +88,25 @@ class Accounts:
                 await identity_store.update_player(session, player.id, password_hash=new_hash)
             return await self._sessions.open(session, player.principal)
 
-    async def log_in_staff(self, email: str, password: str) -> IssuedSession:
+    async def log_in_staff(self, email: str, password: str, address: str) -> IssuedSession:
         async with self._context.db.sessions() as session:
             staff = await identity_store.staff_by_email(session, email.strip().lower())
-        if not await self._context.passwords.verify(staff.password_hash if staff else None, password):
-            raise _invalid_credentials()
+        await self._guard.check(address, staff, password)
         assert staff is not None
         new_hash = await self._rehashed(staff.password_hash, password)
         async with self._context.db.transaction() as session:
             if new_hash:
                 await identity_store.update_staff(session, staff.id, password_hash=new_hash)
             return await self._sessions.open(session, staff.principal)
+
+    async def _admitted_hash(self, form: PlayerForm) -> str:
+        """The password's hash, once the nickname is one this sign-up may take: checked first, since hashing is
+        slow on purpose. A reserved nickname is refused whoever registers it, except a house bot's own."""
+        if not signed_by_house(self._context.house_key, form.nickname, form.house_signature):
+            why = reserved(form.nickname)
+            if why is not None:
+                raise ProblemError("nickname_reserved", _RESERVED[why], status=422, reserved_for=why.value)
+        return await self._context.passwords.hash(form.password)
 
     async def _register(
         self, session: AsyncSession, concessionaire_id: str, form: PlayerForm, password_hash: str

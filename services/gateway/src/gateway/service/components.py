@@ -9,7 +9,9 @@ from gateway.service.accounts import Accounts
 from gateway.service.api_keys import ApiKeys
 from gateway.service.concessionaires import Concessionaires
 from gateway.service.context import GatewayContext
+from gateway.service.demo_scope import DemoScope
 from gateway.service.hub import Hub
+from gateway.service.login_guard import LoginGuard
 from gateway.service.players import Players
 from gateway.service.rate_limiter import RateLimiter
 from gateway.service.sessions import Sessions
@@ -27,6 +29,7 @@ class GatewayComponents:
     api_keys: ApiKeys
     players: Players
     tables: TableCommands  # a player's commands to their table (REST and table-socket frames)
+    demo_scope: DemoScope  # where the demo concessionaire's play money may go
     rate_limiter: RateLimiter
     hub: Hub
     clients: PlatformClients  # for the proxies to the other services
@@ -44,17 +47,19 @@ class GatewayComponents:
         heartbeat: float,
         heartbeat_timeout: float,
         table_engine_shards: int,
+        standalone: bool,
     ) -> GatewayComponents:
         sessions = Sessions(context)
         return cls(
             context=context,
             sessions=sessions,
-            accounts=Accounts(context, sessions),
+            accounts=Accounts(context, sessions, LoginGuard(context)),
             concessionaires=Concessionaires(context),
             staff=Staff(context),
             api_keys=ApiKeys(context),
             players=Players(context),
             tables=TableCommands(context, table_engine_shards),
+            demo_scope=DemoScope(context.db, clients.tournament_director, standalone=standalone),
             rate_limiter=rate_limiter,
             hub=hub,
             clients=clients,

@@ -1,4 +1,5 @@
-"""What the use cases need, built once per app: database, outbox, clock, hashing, token codec, randomness."""
+"""What the use cases need, built once per app: database, outbox, clock, hashing, token codec, randomness, and
+the key the house bots' nicknames are signed with."""
 
 from __future__ import annotations
 
@@ -23,3 +24,4 @@ class GatewayContext:
     access_tokens: AccessTokenCodec
     secrets: SecretFactory
     refresh_ttl: timedelta
+    house_key: str  # the internal token (gateway.domain.bot_names)

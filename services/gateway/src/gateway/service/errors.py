@@ -25,10 +25,13 @@ class Unauthenticated(ProblemWithHeaders):
 class RateLimited(ProblemWithHeaders):
     status = 429
 
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(
-            "rate_limited",
-            "Too many requests; try again later.",
-            headers={"Retry-After": str(retry_after)},
-            retry_after=retry_after,
-        )
+    def __init__(
+        self, retry_after: int, code: str = "rate_limited", message: str = "Too many requests; try again later."
+    ) -> None:
+        super().__init__(code, message, headers={"Retry-After": str(retry_after)}, retry_after=retry_after)
+
+
+def too_many_failed_logins(retry_after: int) -> RateLimited:
+    """The refusal of a log-in attempt while its account (or address) must wait: the same whether the password
+    would have been right or not, so that waiting attempts reveal nothing."""
+    return RateLimited(retry_after, "too_many_failed_logins", "Too many failed log-ins; wait before trying again.")

@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gateway.adapters import identity_store
 from gateway.adapters.service_client import ServiceClient
-from gateway.bots.crew import BotCrew, is_bot
+from gateway.bots.crew import BotCrew
+from gateway.domain.bot_names import is_bot
 
 log = logging.getLogger(__name__)
 

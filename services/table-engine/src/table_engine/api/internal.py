@@ -1,5 +1,7 @@
 """Internal reads, behind `X-Internal-Token`: a player's own copy of a history (the gateway asks it for the
-authenticated player) and the audit view with the deck (operators and the regulator, P-1.3)."""
+authenticated player), a hand's owner (its table and tournament, which the gateway checks the auditor's
+concessionaire against) and the audit view with the deck (operators and the regulator, P-1.3), once the hand
+has ended (P-1.4)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from platform_kit.errors import ProblemError
 
 from table_engine.api.public import PHH_MEDIA_TYPE, phh_response
 from table_engine.service import queries
-from table_engine.service.queries import HandAudit
+from table_engine.service.queries import HandAudit, HandOwner
 
 
 async def require_internal_token(request: Request, x_internal_token: Annotated[str | None, Header()] = None) -> None:
@@ -38,6 +40,15 @@ async def player_history(
     return phh_response(text, hand_id)
 
 
-@router.get("/hands/{hand_id}/audit", summary="Audit: the recorded deck and every hole card (P-1.3)")
+@router.get("/hands/{hand_id}", summary="A hand's table, tournament and status (no card)")
+async def hand_owner(request: Request, hand_id: str) -> HandOwner:
+    return await queries.owner(runtime_of(request).db, hand_id)
+
+
+@router.get(
+    "/hands/{hand_id}/audit",
+    summary="Audit: the recorded deck and every hole card (P-1.3), once the hand has ended",
+    description="409 `hand_in_progress` while the hand is played: its cards are its players' alone (P-1.4).",
+)
 async def hand_audit(request: Request, hand_id: str) -> HandAudit:
     return await queries.audit(runtime_of(request).db, hand_id)

@@ -2,7 +2,8 @@
 
 Histories are written by replaying the stored hand (records.replay) through the PHH writer, which shows a
 viewer their own hole cards and the cards shown at the table, and nothing else (P-1.4). The deck and every
-hole card are only in the audit view, behind the internal token (P-1.3).
+hole card are only in the audit view, behind the internal token (P-1.3), and only once the hand has ended:
+while it is played, its cards are its players' alone, staff included (P-1.4).
 """
 
 from __future__ import annotations
@@ -75,6 +76,15 @@ class HandSummary(BaseModel):
 class HandList(BaseModel):
     hands: list[HandSummary]
     next_before: int | None = Field(description="Pass as `before` for the next (older) page; None at the end.")
+
+
+class HandOwner(BaseModel):
+    """Where a hand belongs, without a card: for deciding who may audit it before anything else."""
+
+    hand_id: str
+    table_id: str
+    tournament_id: str | None
+    status: str = Field(description="in_progress, completed or voided (P-10).")
 
 
 class HandAudit(BaseModel):
@@ -177,11 +187,16 @@ async def history(db: Database, hand_id: str, player_id: str | None) -> str:
     return write(replay(record.config, record.deck, record.actions), viewer, fields=_phh_fields(record))
 
 
+async def owner(db: Database, hand_id: str) -> HandOwner:
+    record = await _hand(db, hand_id)
+    return HandOwner(
+        hand_id=record.hand_id, table_id=record.table_id, tournament_id=record.tournament_id, status=record.status
+    )
+
+
 async def audit(db: Database, hand_id: str) -> HandAudit:
-    async with db.sessions() as session:
-        record = await store.load_hand(session, hand_id)
-    if record is None:
-        raise NotFound("hand_not_found", f"There is no hand {hand_id}.")
+    """Refused (409 `hand_in_progress`) while the hand is played, like its history: P-1.4 before P-1.3."""
+    record = await _finished_hand(db, hand_id)
     hand = replay(record.config, record.deck, record.actions)
     return HandAudit(
         hand_id=record.hand_id,
@@ -191,13 +206,20 @@ async def audit(db: Database, hand_id: str) -> HandAudit:
     )
 
 
-async def _finished_hand(db: Database, hand_id: str) -> HandRecord:
+async def _hand(db: Database, hand_id: str) -> HandRecord:
     async with db.sessions() as session:
         record = await store.load_hand(session, hand_id)
     if record is None:
         raise NotFound("hand_not_found", f"There is no hand {hand_id}.")
+    return record
+
+
+async def _finished_hand(db: Database, hand_id: str) -> HandRecord:
+    record = await _hand(db, hand_id)
     if record.status == "in_progress":
-        raise Conflict("hand_in_progress", f"Hand {hand_id} is still being played; its history comes at the end.")
+        raise Conflict(
+            "hand_in_progress", f"Hand {hand_id} is still being played; its history and audit come once it has ended."
+        )
     return record
 
 

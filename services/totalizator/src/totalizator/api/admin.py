@@ -1,4 +1,5 @@
-"""Draw administration for network staff, relayed by the gateway (X-Internal-Token, X-Principal-Role)."""
+"""Draw administration, relayed by the gateway (X-Internal-Token, X-Principal-Role): any staff member reads it,
+the network's administrators alone change a draw (`AdminDep`, T-1.5)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query
 
-from totalizator.api.deps import StaffDep, TotalizatorDep, require_internal_token, staff_of
+from totalizator.api.deps import AdminDep, TotalizatorDep, require_internal_token, staff_of
 from totalizator.api.schemas import (
     DecisionOut,
     DrawAdminOut,
@@ -34,7 +35,7 @@ async def _view(totalizator: Totalizator, draw_id: str) -> DrawAdminOut:
 
 
 @router.post("/draws", response_model=DrawAdminOut, status_code=201, summary="Prepare a draw (a draft)")
-async def create_draw(body: DrawIn, totalizator: TotalizatorDep, staff: StaffDep) -> DrawAdminOut:
+async def create_draw(body: DrawIn, totalizator: TotalizatorDep, staff: AdminDep) -> DrawAdminOut:
     """8 matches with their offered results (T-2.1), accepted currencies with minimum stakes and the FX rates
     to US dollars (T-2.2, T-2.3), the closing time, and any organizer top-up of the jackpot (T-4.4)."""
     spec = DraftSpec(
@@ -74,7 +75,7 @@ async def get_draw(draw_id: str, totalizator: TotalizatorDep) -> DrawAdminOut:
 
 
 @router.post("/draws/{draw_id}/announce", response_model=DrawAdminOut, summary="Open the draw for bets (T-2.2)")
-async def announce(draw_id: str, totalizator: TotalizatorDep, staff: StaffDep) -> DrawAdminOut:
+async def announce(draw_id: str, totalizator: TotalizatorDep, staff: AdminDep) -> DrawAdminOut:
     await totalizator.admin.announce(draw_id, staff)
     return await _view(totalizator, draw_id)
 
@@ -85,7 +86,7 @@ async def announce(draw_id: str, totalizator: TotalizatorDep, staff: StaffDep) -
     summary="Record a match's actual kick-off (before bet closing: void, T-5.1)",
 )
 async def record_kickoff(
-    draw_id: str, no: MatchNo, body: KickoffIn, totalizator: TotalizatorDep, staff: StaffDep
+    draw_id: str, no: MatchNo, body: KickoffIn, totalizator: TotalizatorDep, staff: AdminDep
 ) -> DrawAdminOut:
     await totalizator.admin.record_kickoff(draw_id, no, body.kickoff, body.reason, staff)
     return await _view(totalizator, draw_id)
@@ -97,7 +98,7 @@ async def record_kickoff(
     summary="Enter (or, with a reason, correct) a match's regular-time score",
 )
 async def enter_result(
-    draw_id: str, no: MatchNo, body: ResultIn, totalizator: TotalizatorDep, staff: StaffDep
+    draw_id: str, no: MatchNo, body: ResultIn, totalizator: TotalizatorDep, staff: AdminDep
 ) -> DrawAdminOut:
     await totalizator.admin.enter_result(draw_id, no, body.home, body.away, body.reason, staff)
     return await _view(totalizator, draw_id)
@@ -109,7 +110,7 @@ async def enter_result(
     summary="Void a match by decision, with its reason (T-5.1, T-1.5)",
 )
 async def void_match(
-    draw_id: str, no: MatchNo, body: ReasonIn, totalizator: TotalizatorDep, staff: StaffDep
+    draw_id: str, no: MatchNo, body: ReasonIn, totalizator: TotalizatorDep, staff: AdminDep
 ) -> DrawAdminOut:
     await totalizator.admin.void_match(draw_id, no, body.reason, staff)
     return await _view(totalizator, draw_id)
@@ -122,7 +123,7 @@ async def void_match(
     description="Idempotent. Answers once every wallet transfer is made (`settled`), or with `settling` when "
     "the wallet did not answer them all: the draw clock resumes them.",
 )
-async def settle(draw_id: str, totalizator: TotalizatorDep, staff: StaffDep) -> DrawAdminOut:
+async def settle(draw_id: str, totalizator: TotalizatorDep, staff: AdminDep) -> DrawAdminOut:
     await totalizator.settlements.settle(draw_id, staff)
     return await _view(totalizator, draw_id)
 
@@ -132,7 +133,7 @@ async def settle(draw_id: str, totalizator: TotalizatorDep, staff: StaffDep) -> 
     response_model=DrawAdminOut,
     summary="Cancel the draw and refund every coupon (T-5.5)",
 )
-async def cancel(draw_id: str, body: ReasonIn, totalizator: TotalizatorDep, staff: StaffDep) -> DrawAdminOut:
+async def cancel(draw_id: str, body: ReasonIn, totalizator: TotalizatorDep, staff: AdminDep) -> DrawAdminOut:
     await totalizator.settlements.cancel(draw_id, body.reason, staff)
     return await _view(totalizator, draw_id)
 

@@ -31,7 +31,8 @@ def staff_of(
     x_principal_role: Annotated[str | None, Header(description="admin or operator")] = None,
     x_principal_id: Annotated[str | None, Header(description="The staff member's id")] = None,
 ) -> Staff:
-    """The staff member the gateway authenticated; draws are administered by network staff only."""
+    """The staff member the gateway authenticated: any staff member reads the draws' administration, the
+    network's administrators alone change it (`network_admin`)."""
     if not x_principal_role:
         raise ProblemError("principal_missing", "Draw administration carries X-Principal-Role.", status=401)
     try:
@@ -39,6 +40,15 @@ def staff_of(
     except ValueError:
         raise Forbidden("staff_only", "Only operators and administrators administer draws.") from None
     return Staff(role, x_principal_id or None)
+
+
+def network_admin(staff: StaffDep) -> Staff:
+    """Decisions on a draw (create, announce, kick-off, result, void, settle, cancel) are the network
+    administrators': an operator belongs to one concessionaire, and the draws are every concessionaire's
+    (T-1.5). The gateway refuses them first; this is the same rule where the draws are kept."""
+    if staff.role is not StaffRole.ADMIN:
+        raise Forbidden("admins_only", "Only the network's administrators take decisions on a draw.")
+    return staff
 
 
 def idempotency_key(idempotency_key: Annotated[str | None, Header()] = None) -> str:
@@ -53,4 +63,5 @@ def idempotency_key(idempotency_key: Annotated[str | None, Header()] = None) -> 
 
 TotalizatorDep = Annotated[Totalizator, Depends(totalizator_of)]
 StaffDep = Annotated[Staff, Depends(staff_of)]
+AdminDep = Annotated[Staff, Depends(network_admin)]
 IdempotencyKey = Annotated[str, Depends(idempotency_key)]

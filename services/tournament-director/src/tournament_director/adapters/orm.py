@@ -11,6 +11,9 @@
   tournament (P-10.12); the value stays in `source_tournament_id`'s escrow until the ticket is used.
 - `money_steps`: every wallet call, written before it is made (derive key → record → call → commit), so a
   crash between the call and the commit is re-driven with the same idempotency key and never charges twice.
+- `idempotency_keys`: each caller's Idempotency-Keys of registrations, unregistrations, purchases and
+  cancellations, with the fingerprint of the request each named and its first answer (service/idempotent.py);
+  `claim` is the token of the request running it while the answer is not in yet.
 - `rebuy_offers`: open rebuy offers and when they lapse (P-4.2).
 - `jackpot_funds`, `jackpot_streaks`: each programme's share of a concessionaire's jackpot fund and the
   players' win streaks (P-8.6).
@@ -151,6 +154,24 @@ money_steps = Table(
     Column("updated_at", UtcDateTime, nullable=False),
     Index("ix_money_steps_status", "status"),
     Index("ix_money_steps_tournament_id", "tournament_id"),
+)
+
+idempotency_keys = Table(
+    "idempotency_keys",
+    metadata,
+    #: The caller (`Principal.key_scope`): one caller's keys are never another's.
+    Column("scope", String(200), nullable=False),
+    Column("key", String(120), nullable=False),
+    Column("fingerprint", String(64), nullable=False),
+    Column("claim", String(32), nullable=False),
+    Column("claimed_at", UtcDateTime, nullable=False),
+    #: The first answer; None while the request that claimed the key is running.
+    Column("status_code", Integer, nullable=True),
+    Column("response", Text, nullable=True),
+    Column("created_at", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("scope", "key"),
+    # The retention purge deletes the oldest answered keys first.
+    Index("ix_idempotency_keys_created_at", "created_at"),
 )
 
 rebuy_offers = Table(

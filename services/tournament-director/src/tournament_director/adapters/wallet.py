@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from tournament_director.adapters.http import Answer, InternalClient
 from tournament_director.adapters.tickets import Ticket
+from tournament_director.domain.entries import Price
 
 PaidEntryKind = Literal["buy_in", "rebuy", "add_on"]
 
@@ -63,9 +64,16 @@ def ticket_entry(tournament_id: str, player_id: str, currency: str, ticket: Tick
 
 
 def sponsored_entry(
-    tournament_id: str, player_id: str, concessionaire_id: str, currency: str, amount: int
+    tournament_id: str, player_id: str, concessionaire_id: str, currency: str, price: Price
 ) -> WalletRequest:
-    body = {"player_id": player_id, "concessionaire_id": concessionaire_id, "currency": currency, "amount": amount}
+    """P-9.2: the prize part goes into the escrow; the fee only into the tax base with it (P-8.7)."""
+    body = {
+        "player_id": player_id,
+        "concessionaire_id": concessionaire_id,
+        "currency": currency,
+        "amount": price.prize_part_cents,
+        "fee": price.fee_cents,
+    }
     return WalletRequest(_tournament(tournament_id, "sponsored-entries"), body)
 
 

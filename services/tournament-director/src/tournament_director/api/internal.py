@@ -11,6 +11,7 @@ from platform_kit.errors import NotFound
 
 from tournament_director.adapters import tournaments
 from tournament_director.api.deps import DirectorDep, OptionalKey, PrincipalDep, RequiredKey, require_internal_token
+from tournament_director.api.keyed import answer_once
 from tournament_director.api.schemas import (
     CancellationIn,
     CancelledOut,
@@ -63,17 +64,24 @@ async def create_tournament(
 )
 async def register(
     tournament_id: str, body: RegistrationIn, director: DirectorDep, principal: PrincipalDep, key: RequiredKey
-) -> RegisteredOut:
+) -> JSONResponse:
     """Refusals: 403 `not_eligible` (with `reason`, `tier`), 403 `satellite_entry_only` (a target closed to
     buy-ins), 404 `no_satellite_seat`, 409 `tournament_full`, `registration_closed`, `already_registered`, the
     wallet's `insufficient_funds`; 503 when the wallet or rating cannot be reached
-    (repeat the request with the same key: it is never charged twice)."""
+    (repeat the request with the same key: it is never charged twice). The key is the caller's name for this
+    registration: repeated, it answers the first answer; with another tournament, player or entry, 409
+    `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_flight` (repeat it)."""
     principal.require_player_scope(body.player_id, body.concessionaire_id)
     request = registration.RegistrationRequest(body.player_id, body.concessionaire_id, body.entry, body.ticket_code)
-    done = await registration.register(director, tournament_id, request, key)
-    return RegisteredOut(
-        tournament_id=done.tournament_id, player_id=done.player_id, entry=done.entry, registered=done.registered
-    )
+
+    async def registered() -> dict[str, Any]:
+        done = await registration.register(director, tournament_id, request, key)
+        return RegisteredOut(
+            tournament_id=done.tournament_id, player_id=done.player_id, entry=done.entry, registered=done.registered
+        ).model_dump(mode="json")
+
+    fields = {"tournament_id": tournament_id, **body.model_dump(mode="json")}
+    return await answer_once(director, principal, key, "register", fields, registered, status=201)
 
 
 @router.delete(
@@ -83,19 +91,28 @@ async def register(
     summary="Unregister before the start: the entry is refunded",
 )
 async def unregister(
-    tournament_id: str, player_id: str, director: DirectorDep, principal: PrincipalDep, _: OptionalKey
-) -> UnregisteredOut:
-    refunded = await registration.unregister(director, principal, tournament_id, player_id)
-    return UnregisteredOut(tournament_id=tournament_id, player_id=player_id, refunded_cents=refunded)
+    tournament_id: str, player_id: str, director: DirectorDep, principal: PrincipalDep, key: OptionalKey
+) -> JSONResponse:
+    """Repeated with its Idempotency-Key it answers the first answer; the key with another tournament or player:
+    409 `idempotency_key_reused`."""
+
+    async def unregistered() -> dict[str, Any]:
+        refunded = await registration.unregister(director, principal, tournament_id, player_id)
+        return UnregisteredOut(tournament_id=tournament_id, player_id=player_id, refunded_cents=refunded).model_dump(
+            mode="json"
+        )
+
+    fields = {"tournament_id": tournament_id, "player_id": player_id}
+    return await answer_once(director, principal, key, "unregister", fields, unregistered)
 
 
 @router.post("/tournaments/{tournament_id}/rebuys", response_model=PurchasedOut, tags=["play"], summary="Rebuy (P-4.2)")
 async def rebuy(
     tournament_id: str, body: PurchaseIn, director: DirectorDep, principal: PrincipalDep, key: RequiredKey
-) -> PurchasedOut:
-    """409 `rebuy_refused` (with `reason`: limit_reached, period_over, not_out_of_chips…), the wallet's refusals."""
-    done = await purchases.purchase(director, principal, tournament_id, body.player_id, "rebuy", key)
-    return PurchasedOut(**done.__dict__)
+) -> JSONResponse:
+    """409 `rebuy_refused` (with `reason`: limit_reached, period_over, not_out_of_chips…), the wallet's refusals.
+    The key names this rebuy: repeated, the first answer; for another purchase, 409 `idempotency_key_reused`."""
+    return await _purchase(director, principal, tournament_id, body, "rebuy", key)
 
 
 @router.post(
@@ -103,9 +120,20 @@ async def rebuy(
 )
 async def addon(
     tournament_id: str, body: PurchaseIn, director: DirectorDep, principal: PrincipalDep, key: RequiredKey
-) -> PurchasedOut:
-    done = await purchases.purchase(director, principal, tournament_id, body.player_id, "addon", key)
-    return PurchasedOut(**done.__dict__)
+) -> JSONResponse:
+    """As a rebuy: 409 `addon_refused` (with `reason`), the wallet's refusals, the same key rules."""
+    return await _purchase(director, principal, tournament_id, body, "addon", key)
+
+
+async def _purchase(
+    director: Director, principal: Principal, tournament_id: str, body: PurchaseIn, kind: purchases.Kind, key: str
+) -> JSONResponse:
+    async def purchased() -> dict[str, Any]:
+        done = await purchases.purchase(director, principal, tournament_id, body.player_id, kind, key)
+        return PurchasedOut(**done.__dict__).model_dump(mode="json")
+
+    fields = {"tournament_id": tournament_id, **body.model_dump(mode="json")}
+    return await answer_once(director, principal, key, kind, fields, purchased)
 
 
 @router.post("/tournaments/{tournament_id}/start", summary="Start a scheduled tournament now")
@@ -118,20 +146,31 @@ async def start(tournament_id: str, director: DirectorDep, principal: PrincipalD
 
 @router.post("/tournaments/{tournament_id}/cancellation", response_model=CancelledOut, summary="Cancel (P-10)")
 async def cancel(
-    tournament_id: str, body: CancellationIn, director: DirectorDep, principal: PrincipalDep, _: OptionalKey
-) -> CancelledOut:
+    tournament_id: str, body: CancellationIn, director: DirectorDep, principal: PrincipalDep, key: OptionalKey
+) -> JSONResponse:
     """Before the start every entry comes back; while running the P-10 calculator decides. The refunds are
-    posted by the wallet shortly after (`tournament.settlement.completed`). Cancelling again answers the same."""
+    posted by the wallet shortly after (`tournament.settlement.completed`). Cancelling again answers the same;
+    the same Idempotency-Key gives back the first answer whole, and with another tournament or reason 409
+    `idempotency_key_reused`."""
+
+    async def cancelled() -> dict[str, Any]:
+        return (await _cancel(director, principal, tournament_id, body.reason)).model_dump(mode="json")
+
+    fields = {"tournament_id": tournament_id, **body.model_dump(mode="json")}
+    return await answer_once(director, principal, key, "cancel", fields, cancelled)
+
+
+async def _cancel(director: Director, principal: Principal, tournament_id: str, reason: str) -> CancelledOut:
     async with director.runtime.db.transaction() as session:
         tournament = await _managed(director, session, tournament_id, principal)
         if tournament.status is tournaments.Status.CANCELLED:
             return CancelledOut(
                 tournament_id=tournament_id, status="cancelled", reason=tournament.end_reason, rule=None, refunds=None
             )
-        cancelled = await lifecycle.cancel(director, session, tournament, body.reason)
+        cancelled = await lifecycle.cancel(director, session, tournament, reason)
     refunds = [RefundOut(player_id=r.player_id, cash_cents=r.cash_cents, tickets=r.tickets) for r in cancelled.refunds]
     return CancelledOut(
-        tournament_id=tournament_id, status="cancelled", reason=body.reason, rule=cancelled.rule, refunds=refunds
+        tournament_id=tournament_id, status="cancelled", reason=reason, rule=cancelled.rule, refunds=refunds
     )
 
 

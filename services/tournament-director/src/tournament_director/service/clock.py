@@ -5,7 +5,8 @@ passed, each piece in its own transaction so that one failing tournament does no
 - a scheduled tournament starts at `starts_at`, or is cancelled and refunded below its minimum (P-3.2);
 - a run whose level or break changes is told so (`on_clock` at `next_clock_change`, P-7);
 - a rebuy offer not answered in time counts as declined (P-4.2);
-- the holders of automatic satellite seats are registered to their target once it takes registrations (P-3.4).
+- the holders of automatic satellite seats are registered to their target once it takes registrations (P-3.4);
+- answers kept under Idempotency-Keys past their retention are deleted, a batch per tick.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import offers, runs, tournaments
-from tournament_director.service import lifecycle, purchases, satellites
+from tournament_director.service import idempotent, lifecycle, purchases, satellites
 from tournament_director.service.context import Director
 from tournament_director.service.runs import act_on_run
 
@@ -41,6 +42,7 @@ async def tick(director: Director) -> None:
     for offer in lapsed:
         await _each(director, purchases.decline_lapsed, offer.tournament_id, offer.player_id)
     await satellites.register_automatic(director)
+    await idempotent.purge_expired(director)
 
 
 async def _on_clock(director: Director, session: AsyncSession, tournament_id: str) -> None:

@@ -31,6 +31,7 @@ Completion = Callable[["Director", AsyncSession, MoneyStep, Answer], Awaitable[N
 class Metrics:
     commands_rejected: Counter
     money_steps: Counter
+    idempotent_requests: Counter
 
     @classmethod
     def build(cls, runtime: ServiceRuntime) -> Metrics:
@@ -45,6 +46,12 @@ class Metrics:
                 "tournament_money_steps_total",
                 "Wallet calls answered, by kind and outcome",
                 ["kind", "outcome"],
+                registry=runtime.registry,
+            ),
+            idempotent_requests=Counter(
+                "tournament_idempotent_requests_total",
+                "Requests under an Idempotency-Key: executed, replayed, key_reused, in_flight, released",
+                ["outcome"],
                 registry=runtime.registry,
             ),
         )

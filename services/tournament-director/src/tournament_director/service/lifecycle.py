@@ -91,10 +91,9 @@ async def start(director: Director, session: AsyncSession, tournament: Tournamen
     sponsor = tournament.concessionaire_id
     for player, entry in entries.items():
         if entry.kind is EntryKind.SPONSORED and sponsor is not None:
-            # Only the prize part moves: the fee would go from the sponsor's account to its own margin.
-            request = wallet_requests.sponsored_entry(
-                t, player, sponsor, tournament.currency, entry.price.prize_part_cents
-            )
+            # Only the prize part moves (the fee would go from the sponsor's account to its own margin), but the
+            # whole entry is taxed (P-8.7, P-9.2).
+            request = wallet_requests.sponsored_entry(t, player, sponsor, tournament.currency, entry.price)
             await money_steps.record(
                 session,
                 tournament_id=t,

@@ -22,6 +22,11 @@ class Principal:
     subject_id: str
     concessionaire_id: str | None
 
+    @property
+    def key_scope(self) -> str:
+        """Whose Idempotency-Keys these are: one caller's key never names, nor answers, another caller's request."""
+        return f"{self.role.value}:{self.concessionaire_id or ''}:{self.subject_id}"
+
     def require_staff(self) -> None:
         if self.role not in (Role.OPERATOR, Role.ADMIN):
             raise Forbidden("forbidden", "Only operators and administrators may do this.")

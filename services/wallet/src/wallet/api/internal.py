@@ -129,7 +129,8 @@ async def satellite_entry(tournament_id: str, body: SatelliteEntryIn, command: I
 
 @router.post("/tournaments/{tournament_id}/sponsored-entries", tags=["tournaments"], **OPERATION)
 async def sponsored_entry(tournament_id: str, body: SponsoredEntryIn, command: Internal) -> JSONResponse:
-    """P-9.2: the concessionaire buys a freeroll player's entry from its sponsorship account."""
+    """P-9.2: the concessionaire buys a freeroll player's entry from its sponsorship account; the whole entry
+    (`amount` + `fee`) is recorded as tax base (P-8.7)."""
     return await command.post_operation(
         body,
         lambda session: command.wallet.money.sponsored_entry(
@@ -139,6 +140,7 @@ async def sponsored_entry(tournament_id: str, body: SponsoredEntryIn, command: I
             concessionaire_id=body.concessionaire_id,
             currency=body.currency,
             amount=body.amount,
+            fee=body.fee,
             acting=command.acting,
         ),
     )

@@ -76,10 +76,14 @@ class SatelliteEntryIn(_In):
 
 
 class SponsoredEntryIn(_In):
+    """P-9.2: `amount` is the entry's prize part, paid into the escrow; `fee` stays with the concessionaire (it
+    would pay it to itself) but is taxed with it: the whole entry is the tax base (P-8.7)."""
+
     player_id: Id
     concessionaire_id: Id
     currency: CurrencyCode
     amount: Amount
+    fee: AmountOrZero = 0
 
 
 class OverlayIn(_In):

@@ -274,10 +274,11 @@ def satellite_entry(
 
 
 def sponsored_entry(
-    *, player_id: str, concessionaire_id: str, tournament_id: str, currency: str, amount: int
+    *, player_id: str, concessionaire_id: str, tournament_id: str, currency: str, amount: int, fee: int = 0
 ) -> Operation:
-    """P-9.2: for a cash freeroll the concessionaire buys each player's entry; it forms the prize pool and is
-    taxed."""
+    """P-9.2: for a cash freeroll the concessionaire buys each player's entry; its prize part (`amount`) forms the
+    prize pool, and the whole entry, fee included, is taxed (P-8.7). The fee moves nowhere: it would go from the
+    concessionaire's sponsorship account to its own margin."""
     sponsor = AccountKey.of_concessionaire(AccountKind.SPONSORSHIP, concessionaire_id, currency)
     return Operation(
         OperationKind.SPONSORED_ENTRY,
@@ -286,7 +287,7 @@ def sponsored_entry(
         tournament_id=tournament_id,
         player_id=player_id,
         concessionaire_id=concessionaire_id,
-        tax_base=TaxBase(tournament_id, concessionaire_id, amount),
+        tax_base=TaxBase(tournament_id, concessionaire_id, amount + fee),
     )
 
 

@@ -138,6 +138,7 @@ class Money:
         concessionaire_id: str,
         currency: str,
         amount: int,
+        fee: int,
         acting: str | None,
     ) -> PostedOperation:
         await self.directory.concessionaire_of(session, player_id)  # the entry is for a known player
@@ -147,6 +148,7 @@ class Money:
             tournament_id=tournament_id,
             currency=currency,
             amount=amount,
+            fee=fee,
         )
         return await self.ledger.post(session, operation, acting=acting)
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response, status
 
-from gateway.api.access import allow, components_of, public
+from gateway.api.access import allow, client_address, components_of, public
 from gateway.api.v1.schemas import PlayerLogin, PrincipalView, RefreshTokenBody, SessionView, SignUp, StaffLogin
 from gateway.domain.roles import Principal, Role
 from gateway.service.sessions import IssuedSession
@@ -35,15 +35,24 @@ async def sign_up(body: SignUp, request: Request) -> SessionView:
     "/login",
     dependencies=[Depends(public())],
     summary="Log in as a player, by nickname or email",
-    description="`invalid_credentials` (401) for a wrong login or password; `player_banned` (403, P-12.5).",
+    description="`invalid_credentials` (401) for a wrong login or password; `player_banned` (403, P-12.5); "
+    "`too_many_failed_logins` (429, with `Retry-After`) after repeated failures for the account or the address.",
 )
 async def log_in(body: PlayerLogin, request: Request) -> SessionView:
-    return _session_view(request, await components_of(request).accounts.log_in_player(body.login, body.password))
+    accounts = components_of(request).accounts
+    return _session_view(request, await accounts.log_in_player(body.login, body.password, client_address(request)))
 
 
-@router.post("/staff/login", dependencies=[Depends(public())], summary="Log in as an operator or administrator")
+@router.post(
+    "/staff/login",
+    dependencies=[Depends(public())],
+    summary="Log in as an operator or administrator",
+    description="`invalid_credentials` (401) for a wrong email or password; `too_many_failed_logins` (429, with "
+    "`Retry-After`) after repeated failures for the account or the address.",
+)
 async def staff_log_in(body: StaffLogin, request: Request) -> SessionView:
-    return _session_view(request, await components_of(request).accounts.log_in_staff(body.email, body.password))
+    accounts = components_of(request).accounts
+    return _session_view(request, await accounts.log_in_staff(body.email, body.password, client_address(request)))
 
 
 @router.post(

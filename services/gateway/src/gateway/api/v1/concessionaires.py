@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response, status
 
 from gateway.api.access import allow, components_of, public
+from gateway.api.problem_answers import refusals
 from gateway.api.v1.schemas import (
     ApiKeyView,
     ConcessionaireListing,
@@ -31,7 +32,12 @@ async def listing(request: Request) -> list[ConcessionaireListing]:
     return [ConcessionaireListing(code=c.code, name=c.name) for c in await components_of(request).concessionaires.all()]
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, summary="Create a concessionaire")
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    summary="Create a concessionaire",
+    responses=refusals({409: "The code is in use (`concessionaire_code_taken`)"}),
+)
 async def create(body: NewConcessionaire, request: Request, _: Admin) -> ConcessionaireView:
     return ConcessionaireView.of(await components_of(request).concessionaires.create(body.code, body.name))
 
@@ -47,7 +53,10 @@ async def read(
 
 
 @router.post(
-    "/{concessionaire_id}/operators", status_code=status.HTTP_201_CREATED, summary="Add an operator (staff account)"
+    "/{concessionaire_id}/operators",
+    status_code=status.HTTP_201_CREATED,
+    summary="Add an operator (staff account)",
+    responses=refusals({409: "A staff member has this email (`email_taken`)"}),
 )
 async def add_operator(concessionaire_id: str, body: NewOperator, request: Request, _: Admin) -> StaffView:
     record = await components_of(request).staff.create_operator(concessionaire_id, body.email, body.password)

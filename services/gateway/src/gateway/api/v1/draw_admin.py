@@ -1,6 +1,8 @@
-"""Totalizator draw administration for the network's staff, relayed to the totalizator with the staff member as
-`X-Principal-*` (every decision is kept there with its reason, T-1.5). Bodies are the totalizator's own and
-validated there; the examples below show their shape."""
+"""Totalizator draw administration, relayed to the totalizator with the staff member as `X-Principal-*` (every
+decision is kept there with its reason, T-1.5). The draws are the whole network's, not one concessionaire's:
+every staff member may read their administration, only the network's administrators change a draw (create,
+announce, kick-off, result, void, settle, cancel); the totalizator checks the same. Bodies are the
+totalizator's own and validated there; the examples below show their shape."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from gateway.domain.roles import Principal, Role
 router = APIRouter(prefix="/admin/draws", tags=["totalizator administration"])
 
 Staff = Annotated[Principal, Depends(allow(Role.OPERATOR, Role.ADMIN))]
+Admin = Annotated[Principal, Depends(allow(Role.ADMIN))]
 MatchNo = Annotated[int, Path(ge=1, le=8)]
 DrawStatus = Literal["draft", "open", "closed", "settling", "settled", "cancelling", "cancelled"]
 
@@ -42,7 +45,7 @@ async def _staff_call(request: Request, principal: Principal, method: str, path:
 )
 async def create(
     request: Request,
-    principal: Staff,
+    principal: Admin,
     draw: Annotated[dict[str, Any], Body(openapi_examples=dict_body_examples("A draw with one currency", NEW_DRAW))],
 ) -> Response:
     return await _staff_call(request, principal, "POST", "/internal/v1/draws", draw)
@@ -66,7 +69,7 @@ async def read(draw_id: str, request: Request, principal: Staff) -> Response:
 
 
 @router.post("/{draw_id}/announce", summary="Open the draw for bets (T-2.2)")
-async def announce(draw_id: str, request: Request, principal: Staff) -> Response:
+async def announce(draw_id: str, request: Request, principal: Admin) -> Response:
     return await _staff_call(request, principal, "POST", _internal(draw_id, "announce"))
 
 
@@ -75,7 +78,7 @@ async def kickoff(
     draw_id: str,
     no: MatchNo,
     request: Request,
-    principal: Staff,
+    principal: Admin,
     body: Annotated[
         dict[str, Any],
         Body(openapi_examples=dict_body_examples("Kicked off", {"kickoff": "2030-06-08T13:02:00Z"})),
@@ -89,7 +92,7 @@ async def result(
     draw_id: str,
     no: MatchNo,
     request: Request,
-    principal: Staff,
+    principal: Admin,
     body: Annotated[dict[str, Any], Body(openapi_examples=dict_body_examples("2-1", {"home": 2, "away": 1}))],
 ) -> Response:
     return await _staff_call(request, principal, "PUT", _internal(draw_id, "matches", str(no), "result"), body)
@@ -100,7 +103,7 @@ async def void(
     draw_id: str,
     no: MatchNo,
     request: Request,
-    principal: Staff,
+    principal: Admin,
     body: Annotated[
         dict[str, Any], Body(openapi_examples=dict_body_examples("Abandoned", {"reason": "Match abandoned (fog)"}))
     ],
@@ -109,7 +112,7 @@ async def void(
 
 
 @router.post("/{draw_id}/settle", summary="Settle and pay out (T-3 to T-6; refunds with 3+ void matches, T-5.5)")
-async def settle(draw_id: str, request: Request, principal: Staff) -> Response:
+async def settle(draw_id: str, request: Request, principal: Admin) -> Response:
     return await _staff_call(request, principal, "POST", _internal(draw_id, "settle"))
 
 
@@ -117,7 +120,7 @@ async def settle(draw_id: str, request: Request, principal: Staff) -> Response:
 async def cancel(
     draw_id: str,
     request: Request,
-    principal: Staff,
+    principal: Admin,
     body: Annotated[
         dict[str, Any], Body(openapi_examples=dict_body_examples("Cancelled", {"reason": "Fixtures postponed"}))
     ],

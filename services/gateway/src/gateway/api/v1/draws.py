@@ -107,13 +107,16 @@ async def jackpot(request: Request) -> Response:
     summary="Place a coupon: several results per match make a system bet (T-2.4)",
     description="The stake is taken from your account in `currency`. A retry with the same Idempotency-Key "
     "answers the first coupon (200, `Idempotent-Replayed`) and never takes the stake twice. Bets close at the "
-    "draw's closing time (T-2.5); players under 18 are refused (T-1.4).",
-    responses=answers(COUPON, status=201),
+    "draw's closing time (T-2.5); players under 18 are refused (T-1.4), and so are players of the demo concessionaire "
+    "(play money) outside standalone mode (403 `demo_player_real_pool`).",
+    responses=answers(COUPON, status=201)
+    | answers(COUPON, description="The first coupon, replayed (`Idempotent-Replayed: true`)"),
 )
 async def place_coupon(
     draw_id: str, body: CouponPlacement, request: Request, principal: Bettor, key: IdempotencyKey
 ) -> Response:
     player = await components_of(request).players.get(principal, principal.subject_id)
+    await components_of(request).demo_scope.refuse_coupon(player)
     coupon = {
         "player_id": player.id,
         "birth_date": player.date_of_birth.isoformat(),

@@ -7,8 +7,7 @@ itself refuses anything outside it. Money moves carry the client's Idempotency-K
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from fastapi.responses import JSONResponse
@@ -26,6 +25,7 @@ from gateway.api.v1.proxy_schemas import (
     Funding,
     answers,
 )
+from gateway.api.v1.time_queries import TimePeriod
 from gateway.domain.roles import Principal, Role
 from gateway.service.access import require_manages
 from gateway.service.wallet_accounts import CONCESSIONAIRE_HEADER, WalletAccounts, acting_for
@@ -42,9 +42,25 @@ UNKNOWN_ACCOUNT = "unknown_account"
 ConcessionaireId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
 OperationKind = Annotated[str | None, Query(max_length=40, description="Only operations of this kind, e.g. `stake`.")]
 Cursor = Annotated[str | None, Query(max_length=200, description="`next_cursor` of the previous page.")]
-Since = Annotated[datetime | None, Query(description="Transfers at or after this time.")]
-Until = Annotated[datetime | None, Query(description="Transfers before this time.")]
 Limit = Annotated[int, Query(ge=1, le=500)]
+Currency = Annotated[str | None, Query(pattern=r"^[A-Z]{3}$")]
+
+
+def _statement_query(
+    period: TimePeriod, currency: Currency = None, kind: OperationKind = None, cursor: Cursor = None, limit: Limit = 100
+) -> dict[str, Any]:
+    """A statement's filters and page, as the wallet's statements take them."""
+    return {
+        "currency": currency,
+        "kind": kind,
+        "since": period.since,
+        "until": period.until,
+        "cursor": cursor,
+        "limit": limit,
+    }
+
+
+StatementQuery = Annotated[dict[str, Any], Depends(_statement_query)]
 
 
 def _wallet_accounts(request: Request) -> WalletAccounts:
@@ -87,17 +103,7 @@ async def open_account(scope: Cashier, body: AccountOpening, request: Request) -
     summary="The player's statement, newest first (paged)",
     responses=answers(STATEMENT),
 )
-async def statement(
-    request: Request,
-    scope: OnPlayer,
-    currency: Annotated[str | None, Query(pattern=r"^[A-Z]{3}$")] = None,
-    kind: OperationKind = None,
-    since: Since = None,
-    until: Until = None,
-    cursor: Cursor = None,
-    limit: Limit = 100,
-) -> Response:
-    params = {"currency": currency, "kind": kind, "since": since, "until": until, "cursor": cursor, "limit": limit}
+async def statement(request: Request, scope: OnPlayer, query: StatementQuery) -> Response:
     path = f"/v1/partner/players/{segment(scope.player.id)}/statement"
     try:
         return await relay(
@@ -105,7 +111,7 @@ async def statement(
             "GET",
             path,
             principal=scope.principal,
-            params=params,
+            params=query,
             headers=acting_for(scope.player),
         )
     except DownstreamProblem as problem:
@@ -152,7 +158,7 @@ async def own_accounts(
     concessionaire_id: ConcessionaireId,
     request: Request,
     principal: Manager,
-    currency: Annotated[str | None, Query(pattern=r"^[A-Z]{3}$")] = None,
+    currency: Currency = None,
 ) -> Response:
     require_manages(principal, concessionaire_id)
     return await relay(
@@ -170,30 +176,16 @@ async def own_statement(
     concessionaire_id: ConcessionaireId,
     request: Request,
     principal: Manager,
+    query: StatementQuery,
     account_kind: Annotated[Literal["cash", "margin", "sponsorship", "jackpot_fund", "tax"] | None, Query()] = None,
-    currency: Annotated[str | None, Query(pattern=r"^[A-Z]{3}$")] = None,
-    kind: OperationKind = None,
-    since: Since = None,
-    until: Until = None,
-    cursor: Cursor = None,
-    limit: Limit = 100,
 ) -> Response:
     require_manages(principal, concessionaire_id)
-    params = {
-        "account_kind": account_kind,
-        "currency": currency,
-        "kind": kind,
-        "since": since,
-        "until": until,
-        "cursor": cursor,
-        "limit": limit,
-    }
     return await relay(
         clients_of(request).wallet,
         "GET",
         "/v1/partner/statement",
         principal=principal,
-        params=params,
+        params={"account_kind": account_kind, **query},
         headers={CONCESSIONAIRE_HEADER: concessionaire_id},
     )
 

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request, status
 from platform_kit.errors import Forbidden, ProblemError
 
 from gateway.api.access import allow, components_of
+from gateway.api.problem_answers import refusals
 from gateway.api.v1.schemas import EmailChange, NewPlayer, PlayerView, PublicPlayer
 from gateway.domain.roles import Principal, Role
 
@@ -21,7 +22,19 @@ Registrar = Annotated[Principal, Depends(allow(Role.PARTNER, Role.OPERATOR, Role
 Anyone = Annotated[Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, summary="Register a player of your concessionaire")
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    summary="Register a player of your concessionaire",
+    responses=refusals(
+        {
+            404: "No such concessionaire (`concessionaire_not_found`)",
+            409: "The nickname or email is taken (`nickname_taken`, `email_taken`, `already_registered`)",
+            422: "Invalid request (`validation_failed`), `underage` (T-1.4), `nickname_reserved`, "
+            "`concessionaire_required`",
+        }
+    ),
+)
 async def register(body: NewPlayer, request: Request, principal: Registrar) -> PlayerView:
     concessionaire_id = _target_concessionaire(principal, body.concessionaire_id)
     return PlayerView.of(await components_of(request).accounts.register(concessionaire_id, body.form()))
@@ -63,7 +76,9 @@ async def read(player_id: str, request: Request, principal: Anyone) -> PlayerVie
     return PlayerView.of(await components_of(request).players.get(principal, player_id))
 
 
-@router.patch("/{player_id}", summary="Change a player's email")
+@router.patch(
+    "/{player_id}", summary="Change a player's email", responses=refusals({409: "The email is taken (`email_taken`)"})
+)
 async def change_email(
     player_id: str,
     body: EmailChange,

@@ -24,8 +24,9 @@ def _examples(*examples: dict[str, Any]) -> ConfigDict:
 def answers(
     example: Any, *, status: int = 200, description: str = "The owning service's answer"
 ) -> dict[int | str, dict[str, Any]]:
-    """The `responses=` of a relayed route: its success answer with an example (problems are added for every
-    route by `document_access`)."""
+    """The `responses=` of a relayed route: its success answer with an example, which must be an answer the
+    owning service can give (a test checks it against the service's contract). Problems are added for every
+    route by `document_access`."""
     return {status: {"description": description, "content": {"application/json": {"example": example}}}}
 
 
@@ -149,6 +150,7 @@ TOURNAMENT_LISTING = [
     }
 ]
 REGISTERED = {"tournament_id": "snd-9f2c", "player_id": "3f2a…", "entry": "buy_in", "registered": 2}
+UNREGISTERED = {"tournament_id": "snd-9f2c", "player_id": "3f2a…", "refunded_cents": 500}
 TABLE_VIEW = {
     "table_id": "t-42",
     "tournament_id": "snd-9f2c",
@@ -188,9 +190,30 @@ DRAW = {
     "status": "open",
     "close_at": "2030-06-08T13:00:00Z",
     "jackpot_usd": "1250.00",
+    "jackpot_carried_usd": "1250.00",
+    "jackpot_topup_usd": "0",
     "currencies": [{"currency": "EUR", "min_stake": "0.10", "min_stake_minor": 10, "usd_rate": "1.0843"}],
-    "matches": [{"no": 1, "home": "Roma", "away": "Lazio", "options": ["0:0", "1:0", "…", "other home"]}],
+    "matches": [
+        {
+            "no": 1,
+            "competition": "Serie A",
+            "home": "Roma",
+            "away": "Lazio",
+            "kickoff": "2030-06-08T13:00:00Z",
+            "actual_kickoff": None,
+            "options": ["0:0", "1:0", "…", "other home"],
+            "void": False,
+            "declared_void": False,
+            "score": None,
+            "result": None,
+        }
+    ],
+    "void_matches": [],
     "playable": True,
+    "announced_at": "2030-06-01T09:00:00Z",
+    "final": None,
+    "next_jackpot_usd": None,
+    "finished_at": None,
 }
 STATISTICS = {
     "draw_id": "2030-23",
@@ -256,9 +279,13 @@ OPERATION = {
     "operation_id": 41,
     "kind": "deposit",
     "currency": "EUR",
+    "tournament_id": None,
+    "draw_id": None,
     "player_id": "3f2a…",
     "concessionaire_id": "9c1d…",
     "reference": "till-3/2026-03-01/0042",
+    "tax_base": None,
+    "reverses_operation_id": None,
     "created_at": "2026-03-01T12:00:00Z",
     "transfers": [
         {
@@ -291,7 +318,19 @@ SANCTION = {
     "context": "during_tournament",
     "offence": "offensive_language",
     "gravity": "minor",
+    "prior_sanctions": 0,
+    "decided_at": "2026-03-01T12:00:00Z",
+    "decided_by": "7b0e…",
+    "report_ids": ["r-12"],
+    "room_id": "9c1d…",
+    "tournament_id": "snd-9f2c",
     "duration": "P1D",
     "ends_at": "2026-03-02T12:00:00Z",
+    "ban_scope": None,
+    "ranking_penalty_positions": 0,
+    "entries_forfeit": False,
     "reason": "Insults in the chat",
+    "appeal": None,
+    "lifted_at": None,
+    "lifted_reason": None,
 }

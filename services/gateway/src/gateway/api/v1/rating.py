@@ -5,7 +5,6 @@ Partner systems take no part in conduct matters."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request, Response, status
@@ -13,6 +12,7 @@ from fastapi import APIRouter, Body, Depends, Query, Request, Response, status
 from gateway.api.access import PlayerInScope, allow, allow_on_player, public
 from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.proxy_schemas import LEADERBOARD, SANCTION, answers, dict_body_examples
+from gateway.api.v1.time_queries import DAY_RANGE, Day
 from gateway.domain.roles import Principal, Role
 
 router = APIRouter(tags=["rating and conduct"])
@@ -52,7 +52,7 @@ async def leaderboard(
 async def player_rating(
     request: Request,
     scope: OnPlayer,
-    day: Annotated[date | None, Query(description="Any day; default today.")] = None,
+    day: Annotated[Day | None, Query(description=f"Any day {DAY_RANGE}; default today.")] = None,
 ) -> Response:
     path = f"/internal/v1/players/{segment(scope.player.id)}/rating"
     params = {"day": day.isoformat() if day else None}

@@ -1,7 +1,8 @@
 """Request and response bodies of the v1 API, with the examples shown in the OpenAPI document.
 
 Input is checked with the domain's rules (nickname, email, password, code), so a bad field is a 422
-`validation_failed` problem naming the field.
+`validation_failed` problem naming the field. (A reserved nickname is refused by the use case,
+`nickname_reserved`: the house's own bots may take one.)
 """
 
 from __future__ import annotations
@@ -44,9 +45,15 @@ class SignUp(BaseModel):
     email: Email
     date_of_birth: date = Field(description="Players must be 18 or older (T-1.4).")
     password: Password
+    house_signature: str | None = Field(
+        None,
+        pattern=r"^[0-9a-f]{64}$",
+        description="Only the house bots send it: the house's signature over their `Bot_…` nickname, a prefix "
+        "reserved for them. Leave it out.",
+    )
 
     def form(self) -> PlayerForm:
-        return PlayerForm(self.nickname, self.email, self.date_of_birth, self.password)
+        return PlayerForm(self.nickname, self.email, self.date_of_birth, self.password, self.house_signature)
 
 
 class PlayerLogin(BaseModel):

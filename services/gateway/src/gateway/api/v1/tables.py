@@ -13,6 +13,7 @@ from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.proxy_schemas import TABLE_VIEW, Accepted, ChatLine, SittingOut, TableAction, answers
 from gateway.domain.channels import ENTITY_ID_MAX, ENTITY_ID_PATTERN
 from gateway.domain.roles import Principal, Role
+from gateway.service.hand_audit import HandAudits
 
 router = APIRouter(tags=["tables"])
 
@@ -59,9 +60,17 @@ async def history(hand_id: str, request: Request, principal: Anyone) -> Response
     return await relay(engine, "GET", f"/v1/hands/{segment(hand_id)}/phh")
 
 
-@router.get("/hands/{hand_id}/audit", summary="Audit: the recorded deck and every hole card (P-1.3)")
-async def audit(hand_id: str, request: Request, _: Staff) -> Response:
-    return await relay(clients_of(request).table_engine, "GET", f"/internal/v1/hands/{segment(hand_id)}/audit")
+@router.get(
+    "/hands/{hand_id}/audit",
+    summary="Audit: the recorded deck and every hole card (P-1.3), once the hand has ended",
+    description="Administrators audit any hand; an operator the hands of its own concessionaire's tournaments "
+    "(any other answers 404 `hand_not_found`, like a missing hand). Refused with 409 `hand_in_progress` until "
+    "the hand has ended: until then its cards are its players' alone (P-1.4).",
+)
+async def audit(hand_id: str, request: Request, principal: Staff) -> Response:
+    clients = clients_of(request)
+    await HandAudits(clients.table_engine, clients.tournament_director).require_auditor(principal, hand_id)
+    return await relay(clients.table_engine, "GET", f"/internal/v1/hands/{segment(hand_id)}/audit")
 
 
 @router.post(

@@ -16,6 +16,7 @@ from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.proxy_schemas import (
     REGISTERED,
     TOURNAMENT_LISTING,
+    UNREGISTERED,
     Cancellation,
     Registration,
     answers,
@@ -91,7 +92,8 @@ async def players_tickets(request: Request, scope: OnPlayer) -> Response:
     status_code=status.HTTP_201_CREATED,
     summary="Register for a tournament (pays the buy-in, or uses a ticket or a satellite seat)",
     description="Players register themselves; partners, operators and administrators name one of their players. "
-    "Banned players cannot register (P-12.5).",
+    "Banned players cannot register (P-12.5). Outside standalone mode, players of the demo concessionaire (play "
+    "money) register only for its own tournaments (403 `demo_player_real_pool`).",
     responses=answers(REGISTERED, status=201),
 )
 async def register(
@@ -101,6 +103,7 @@ async def register(
     player = await players.target(principal, body.player_id)
     if principal.role is not Role.PLAYER:
         await players.refuse_if_banned(player.id)
+    await components_of(request).demo_scope.refuse_registration(player, tournament_id)
     entry: dict[str, Any] = {"player_id": player.id, "concessionaire_id": player.concessionaire_id, "entry": body.entry}
     if body.ticket_code is not None:
         entry["ticket_code"] = body.ticket_code
@@ -113,7 +116,7 @@ async def register(
 @router.delete(
     "/tournaments/{tournament_id}/registrations/{player_id}",
     summary="Unregister before the start: the buy-in is refunded",
-    responses=answers({"refunded_cents": 500}),
+    responses=answers(UNREGISTERED),
 )
 async def unregister(tournament_id: str, scope: OnPlayer, request: Request, key: IdempotencyKey) -> Response:
     path = _internal(tournament_id, "registrations", segment(scope.player.id))

@@ -1,0 +1,68 @@
+"""Play money stays in play: the players of the demo concessionaire are paid a welcome credit nobody paid in
+(service/demo_credit.py), so outside standalone mode — where real players' money is at stake — they may buy into
+the demo concessionaire's own tournaments only, and may not bet: the totalizator's pools are the whole network's.
+
+Standalone mode (the in-memory bus) is a trial on one machine with no real money: nothing is refused there. The
+rule holds whether or not GATEWAY_DEMO_CONCESSIONAIRE is still on, since a concessionaire once created keeps its
+players and their credit.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from platform_kit.db import Database
+from platform_kit.errors import Forbidden
+
+from gateway.adapters import identity_store
+from gateway.adapters.identity_store import PlayerRecord
+from gateway.adapters.service_client import ServiceClient
+from gateway.service.concessionaires import DEMO_CODE
+
+CODE = "demo_player_real_pool"
+
+
+class DemoScope:
+    def __init__(self, db: Database, director: ServiceClient, *, standalone: bool) -> None:
+        self._db = db
+        self._director = director
+        self._standalone = standalone
+        self._demo_id: str | None = None  # once found: a concessionaire's id never changes
+
+    async def refuse_registration(self, player: PlayerRecord, tournament_id: str) -> None:
+        """Before `player` is registered for the tournament, by themself or by staff."""
+        if not await self._plays_for_fun(player):
+            return
+        if await self._organiser(tournament_id) != player.concessionaire_id:
+            raise Forbidden(
+                CODE,
+                "Players of the demo concessionaire play with play money: they may register only for the demo "
+                "concessionaire's own tournaments.",
+                tournament_id=tournament_id,
+            )
+
+    async def refuse_coupon(self, player: PlayerRecord) -> None:
+        if await self._plays_for_fun(player):
+            raise Forbidden(
+                CODE,
+                "Players of the demo concessionaire play with play money: they may not bet in the network's "
+                "totalizator pools.",
+            )
+
+    async def _plays_for_fun(self, player: PlayerRecord) -> bool:
+        if self._standalone:
+            return False
+        if self._demo_id is None:
+            async with self._db.sessions() as session:
+                demo = await identity_store.concessionaire_by_code(session, DEMO_CODE)
+            if demo is None:
+                return False
+            self._demo_id = demo.id
+        return player.concessionaire_id == self._demo_id
+
+    async def _organiser(self, tournament_id: str) -> str | None:
+        """The concessionaire that organises the tournament (None: the network's own). A missing tournament
+        answers the director's 404 as it came."""
+        answer = await self._director.request("GET", f"/v1/tournaments/{quote(tournament_id, safe='')}")
+        organiser = answer.json().get("concessionaire_id")
+        return organiser if isinstance(organiser, str) else None

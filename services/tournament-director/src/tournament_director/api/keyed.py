@@ -1,0 +1,40 @@
+"""Routes whose Idempotency-Key names one request of its caller: the request runs once and every repeat gets
+its first answer, marked `Idempotent-Replayed: true` (service/idempotent.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.responses import JSONResponse
+from platform_kit.errors import PROBLEM_JSON
+
+from tournament_director.domain.idempotency import fingerprint
+from tournament_director.service import idempotent
+from tournament_director.service.context import Director
+from tournament_director.service.idempotent import Command, Outcome
+from tournament_director.service.principals import Principal
+
+
+async def answer_once(
+    director: Director,
+    principal: Principal,
+    key: str | None,
+    operation: str,
+    fields: dict[str, Any],
+    command: Command,
+    *,
+    status: int = 200,
+) -> JSONResponse:
+    """Answer `command()` with `status`, once per key: `operation` and `fields` (every path parameter and body
+    field that decides what the request does) are the request the key is bound to. Without a key (where the
+    route allows none) the command simply runs."""
+    if key is None:
+        return JSONResponse(await command(), status_code=status)
+    request = fingerprint(operation, fields)
+    return render(await idempotent.run_once(director, principal.key_scope, key, request, status, command))
+
+
+def render(outcome: Outcome) -> JSONResponse:
+    headers = {"Idempotent-Replayed": "true"} if outcome.replayed else None
+    media_type = PROBLEM_JSON if outcome.status >= 400 else "application/json"
+    return JSONResponse(outcome.body, status_code=outcome.status, headers=headers, media_type=media_type)
