@@ -1,6 +1,7 @@
 """The internal client the proxies will use: forwarded headers, Idempotency-Key pass-through, downstream
 problems relayed unchanged, and the gateway's own 502/504 when a service fails or is unreachable."""
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -152,3 +153,64 @@ async def test_failures_that_are_not_problems_become_the_gateways_own() -> None:
     )
     assert (gone.status_code, gone.json()["code"]) == (502, "upstream_unreachable")
     await unreachable.aclose()
+
+
+class SilentService:
+    """A real TCP server that accepts connections and never answers: a service stuck under load."""
+
+    def __init__(self) -> None:
+        self.server: asyncio.Server | None = None
+        self.requests = 0
+
+    async def __aenter__(self) -> str:
+        async def swallow(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.requests += 1
+            await reader.read(65536)
+            await asyncio.Event().wait()  # never answers; cancelled when the server closes
+
+        self.server = await asyncio.start_server(swallow, "127.0.0.1", 0)
+        port = self.server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}"
+
+    async def __aexit__(self, *_: object) -> None:
+        assert self.server is not None
+        self.server.close()
+
+
+async def test_a_money_move_the_service_is_slow_to_answer_is_503_with_retry_after_not_504() -> None:
+    """Overload degrades: the caller learns within the client's timeout that the outcome is pending and that the
+    same request under the same Idempotency-Key will tell it (the owning service keeps the answer per key);
+    a read gets the 504 it always did."""
+    async with SilentService() as base_url:
+        client = ServiceClient(base_url, "t", timeout=0.5)
+        app = proxy(client)
+
+        @app.get("/api/v1/read")
+        async def read() -> Any:
+            return (await client.request("GET", "/anything")).json()
+
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway.test") as http:
+            moved = await http.post("/api/v1/holds/holds", headers={"Idempotency-Key": "k-1"})
+            read_back = await http.get("/api/v1/read")
+        await client.aclose()
+    assert (moved.status_code, moved.json()["code"], moved.headers["retry-after"]) == (503, "outcome_pending", "1")
+    assert moved.headers["content-type"] == "application/problem+json"
+    assert (read_back.status_code, read_back.json()["code"]) == (504, "upstream_timeout")
+
+
+async def test_every_connection_to_a_service_busy_is_503_gateway_busy_and_nothing_is_sent() -> None:
+    service = SilentService()
+    async with service as base_url:
+        one_connection = httpx.AsyncHTTPTransport(limits=httpx.Limits(max_connections=1))
+        client = ServiceClient(base_url, "t", timeout=0.5, transport=one_connection)
+        app = proxy(client)
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway.test") as http:
+            first, second = await asyncio.gather(
+                http.post("/api/v1/holds/holds", headers={"Idempotency-Key": "k-1"}),
+                http.post("/api/v1/holds/holds", headers={"Idempotency-Key": "k-2"}),
+            )
+        await client.aclose()
+    codes = sorted(answer.json()["code"] for answer in (first, second))
+    assert codes == ["gateway_busy", "outcome_pending"]
+    assert all(answer.status_code == 503 and answer.headers["retry-after"] == "1" for answer in (first, second))
+    assert service.requests == 1, "the refused request never reached the service"

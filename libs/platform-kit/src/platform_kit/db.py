@@ -43,7 +43,10 @@ class UtcDateTime(TypeDecorator[datetime]):
 
 
 class Database:
-    def __init__(self, url: str, *, echo: bool = False, pool_size: int = 10) -> None:
+    def __init__(self, url: str, *, echo: bool = False, pool_size: int = 10, pool_timeout: float = 5.0) -> None:
+        """`pool_size` connections kept open and as many more opened under load (PostgreSQL); a request that
+        finds all of them busy waits at most `pool_timeout` seconds, then fails with SQLAlchemy's TimeoutError,
+        which the app factory answers 503 with Retry-After (platform_kit.errors) instead of hanging."""
         self.url = url
         parsed = make_url(url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
@@ -55,7 +58,7 @@ class Database:
         else:
             # No pre-ping: it costs a round trip per checkout; a connection broken by a database restart fails
             # its request once (a retryable 5xx) and is discarded by the pool.
-            options.update(pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800)
+            options.update(pool_size=pool_size, max_overflow=pool_size, pool_timeout=pool_timeout, pool_recycle=1800)
         self.engine: AsyncEngine = create_async_engine(url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)

@@ -7,22 +7,33 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 PROBLEM_JSON = "application/problem+json"
 
 
 class ProblemError(Exception):
-    """A refusal the caller can act on: HTTP status, stable code, human message, optional details."""
+    """A refusal the caller can act on: HTTP status, stable code, human message, optional details, and the
+    headers the answer must carry (`Retry-After`, `WWW-Authenticate`)."""
 
     status: int = 400
 
-    def __init__(self, code: str, message: str, *, status: int | None = None, **details: Any) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        status: int | None = None,
+        headers: dict[str, str] | None = None,
+        **details: Any,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         if status is not None:
             self.status = status
+        self.headers = headers or {}
         self.details = details
 
 
@@ -61,7 +72,9 @@ _STATUS_CODES = {
 def install_handlers(app: FastAPI) -> None:
     async def on_problem(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ProblemError)
-        return problem(exc.status, exc.code, exc.message, **exc.details)
+        response = problem(exc.status, exc.code, exc.message, **exc.details)
+        response.headers.update(exc.headers)
+        return response
 
     async def on_validation(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
@@ -83,6 +96,14 @@ def install_handlers(app: FastAPI) -> None:
             response.headers[key] = value
         return response
 
+    async def on_pool_exhausted(_: Request, exc: Exception) -> JSONResponse:
+        # Every connection of the pool stayed busy for the pool's timeout: overload. The transaction that waited
+        # never started; money moves carry Idempotency-Keys, so retrying the whole request is safe.
+        response = problem(503, "database_busy", "The service is busy; retry shortly.")
+        response.headers["Retry-After"] = "1"
+        return response
+
     app.add_exception_handler(ProblemError, on_problem)
+    app.add_exception_handler(PoolTimeout, on_pool_exhausted)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)

@@ -55,7 +55,11 @@ class ServiceRuntime:
         self.name = settings.service_name
         self.metadata = metadata
         self.migrations_dir = migrations_dir
-        self.db = Database(settings.database_url)
+        self.db = Database(
+            settings.database_url,
+            pool_size=settings.database_pool_size,
+            pool_timeout=settings.database_pool_timeout_seconds,
+        )
         self.bus: Transport = bus if bus is not None else transport_for(settings.bus_url)
         self._owns_bus = bus is None
         self.outbox = Outbox(metadata.tables[OUTBOX_TABLE], producer=self.name)

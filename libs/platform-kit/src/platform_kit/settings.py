@@ -70,6 +70,18 @@ class ServiceSettings(BaseSettings):
         description="Largest request body accepted, in bytes (413 `request_too_large` beyond it); a service may "
         "set smaller or larger limits for some route families (the gateway: 16 KiB under /api/v1/auth).",
     )
+    database_pool_size: int = Field(
+        10,
+        ge=1,
+        description="PostgreSQL connections each process keeps open; as many again are opened under load. Size "
+        "it so that every process of every service together stays under the server's max_connections.",
+    )
+    database_pool_timeout_seconds: float = Field(
+        5.0,
+        gt=0,
+        description="How long a request waits for a free database connection before it is refused with 503 "
+        "`database_busy` and Retry-After (overload degrades instead of hanging).",
+    )
     bus_url: str = Field("memory://", description="`amqp://user:pass@host:5672/` for RabbitMQ, `memory://` standalone.")
     migrate_on_start: bool = Field(True, description="Upgrade the database to the latest migration at start-up.")
     log_level: str = Field("INFO", description="Log level of the JSON logs.")

@@ -84,7 +84,19 @@ class ServiceClient:
             params = {name: _query_value(value) for name, value in params.items() if value is not None}
         try:
             response = await self._http.request(method, path, json=json, params=params, headers=sent)
+        except httpx.PoolTimeout:
+            # Every connection to that service is busy: nothing was sent, the caller may retry as it is.
+            raise _busy("gateway_busy", "The platform is busy; retry shortly.", self.base_url) from None
         except httpx.TimeoutException:
+            if idempotency_key is not None:
+                # The request was sent and may have been carried out (money may have moved). The owning service
+                # keeps its answer under the key: the same request with the same key learns the outcome.
+                raise _busy(
+                    "outcome_pending",
+                    "The operation is taking longer than usual; send the same request with the same "
+                    "Idempotency-Key to learn its outcome (it is never carried out twice).",
+                    self.base_url,
+                ) from None
             raise ProblemError(
                 "upstream_timeout", "A platform service did not answer in time.", status=504, service=self.base_url
             ) from None
@@ -98,6 +110,10 @@ class ServiceClient:
 
     async def aclose(self) -> None:
         await self._http.aclose()
+
+
+def _busy(code: str, message: str, service: str) -> ProblemError:
+    return ProblemError(code, message, status=503, service=service, headers={"Retry-After": "1"})
 
 
 def _query_value(value: Any) -> Any:

@@ -14,7 +14,9 @@ from typing import Annotated
 from fastapi import Depends, Header
 from platform_kit.errors import ProblemError
 
-MAX_LENGTH = 255
+# The smallest limit of the services behind (the totalizator keeps 100): a key the gateway accepts is accepted
+# everywhere downstream, not refused after the gateway has already relayed part of the work.
+MAX_LENGTH = 100
 
 
 async def require_idempotency_key(

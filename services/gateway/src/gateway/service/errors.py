@@ -1,4 +1,4 @@
-"""Refusals of the gateway that carry HTTP headers besides the problem body."""
+"""Refusals of the gateway that carry HTTP headers besides the problem body (the kit's handler sends them)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,7 @@ from typing import Any
 from platform_kit.errors import ProblemError
 
 
-class ProblemWithHeaders(ProblemError):
-    def __init__(self, code: str, message: str, *, headers: dict[str, str], **details: Any) -> None:
-        super().__init__(code, message, **details)
-        self.headers = headers
-
-
-class Unauthenticated(ProblemWithHeaders):
+class Unauthenticated(ProblemError):
     """401: no credentials, or credentials that do not hold (expired, revoked, unknown)."""
 
     status = 401
@@ -22,7 +16,7 @@ class Unauthenticated(ProblemWithHeaders):
         super().__init__(code, message, headers={"WWW-Authenticate": 'Bearer realm="gateway"'}, **details)
 
 
-class RateLimited(ProblemWithHeaders):
+class RateLimited(ProblemError):
     status = 429
 
     def __init__(

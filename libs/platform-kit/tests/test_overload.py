@@ -1,0 +1,52 @@
+"""Overload degrades instead of hanging: a request that finds every database connection busy waits at most the
+pool's timeout, then is refused with 503 `database_busy` and Retry-After (real PostgreSQL, a tiny pool)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from platform_kit.db import Database
+from platform_kit.errors import install_handlers
+from sqlalchemy import text
+
+pytestmark = pytest.mark.postgres
+
+
+async def test_a_request_finding_the_pool_exhausted_is_503_with_retry_after(postgres_url: str) -> None:
+    db = Database(postgres_url, pool_size=1, pool_timeout=0.2)
+    app = FastAPI()
+    install_handlers(app)
+
+    @app.get("/read")
+    async def read() -> dict[str, int]:
+        async with db.sessions() as session:
+            return {"one": int(await session.scalar(text("SELECT 1")) or 0)}
+
+    release = asyncio.Event()
+    holding = asyncio.Semaphore(0)
+
+    async def hold_a_connection() -> None:
+        async with db.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+            holding.release()
+            await release.wait()
+
+    # pool_size 1 plus as many overflow connections: two held, so the request's checkout times out.
+    holders = [asyncio.create_task(hold_a_connection()) for _ in range(2)]
+    try:
+        for _ in holders:
+            await holding.acquire()
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://svc.test") as http:
+            busy = await http.get("/read")
+            release.set()
+            await asyncio.gather(*holders)
+            served = await http.get("/read")
+    finally:
+        release.set()
+        await db.dispose()
+    assert (busy.status_code, busy.json()["code"], busy.headers["retry-after"]) == (503, "database_busy", "1")
+    assert busy.headers["content-type"] == "application/problem+json"
+    assert (served.status_code, served.json()) == (200, {"one": 1})
