@@ -104,3 +104,36 @@ async def test_a_run_changed_by_a_transaction_that_failed_is_restored_from_its_s
 
     assert restored is not None and restored is not run
     assert restored.to_json() == saved and "p1" in restored.players_left
+
+
+async def test_calls_in_one_transaction_hand_the_run_on_from_memory_and_the_last_save_is_kept(
+    database: Database,
+) -> None:
+    """Several messages applied in one transaction (the consumer's batches): the second call takes the run the
+    first one saved without restoring the snapshot, and the commit keeps the last save."""
+    cache, rng = RunCache(), random.Random(2)
+    run = started_run()
+    async with database.transaction() as session:
+        await runs.save(session, run, NOW, cache)
+        again = await runs.load(session, T, rng, cache)
+        assert again is run and cache.misses == 0
+        run.disqualify("p1", NOW)
+        await runs.save(session, run, NOW, cache)
+    async with database.transaction() as session:
+        assert await runs.load(session, T, rng, cache) is run
+    assert cache.hits == 1 and cache.misses == 0
+
+
+async def test_a_run_taken_again_in_a_transaction_and_not_saved_is_not_kept(database: Database) -> None:
+    cache, rng = RunCache(), random.Random(2)
+    run = started_run()
+    async with database.transaction() as session:
+        await runs.save(session, run, NOW, cache)
+        saved = run.to_json()
+        taken = await runs.load(session, T, rng, cache)
+        assert taken is run
+        run.disqualify("p1", NOW)  # changed in memory, never saved: the snapshot stays the truth
+    async with database.transaction() as session:
+        reloaded = await runs.load(session, T, rng, cache)
+    assert reloaded is not None and reloaded is not run
+    assert reloaded.to_json() == saved != run.to_json()

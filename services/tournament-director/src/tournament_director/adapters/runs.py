@@ -4,7 +4,8 @@ Restoring a run from its snapshot costs about 25 ms for 3,000 players (parse + r
 hand. A `RunCache` keeps, per process, the runs this process saved last with their snapshot version: a call on
 a run whose row still has that version (nobody else saved it since) takes the object from memory instead. The
 run leaves the cache while a transaction uses it and comes back only once that transaction commits, so a call
-that failed halfway is never seen again: the next one restores the snapshot.
+that failed halfway is never seen again: the next one restores the snapshot. Within one transaction (a batch of
+messages), a run saved by one call is handed to the next one from memory too.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tournament_director.domain.run import TournamentRun
 
 #: Runs kept per process: every running tournament of a busy network, with room to spare.
 CACHED_RUNS = 256
+_SAVED_IN_TRANSACTION = "tournament_director.runs_saved_in_transaction"
 
 
 class RunCache:
@@ -49,14 +51,31 @@ class RunCache:
         return cached[1] if cached is not None and cached[0] == version else None
 
     def keep_after_commit(self, session: AsyncSession, run: TournamentRun, version: int) -> None:
-        def keep(_: object) -> None:
-            self._runs[run.tournament_id] = (version, run)
-            self._runs.move_to_end(run.tournament_id)
-            while len(self._runs) > self._size:
-                self._runs.popitem(last=False)
+        """Keep `run` at `version` once the transaction commits; until then, later calls of the same transaction
+        (the several messages a consumer applies together) take it with `take_saved`. A run over is not kept."""
+        saved: dict[str, tuple[int, TournamentRun]] | None = session.info.get(_SAVED_IN_TRANSACTION)
+        if saved is None:
+            saved = session.info[_SAVED_IN_TRANSACTION] = {}
+            event.listen(session.sync_session, "after_commit", lambda _: self._keep_all(saved), once=True)
+        if run.is_over:
+            saved.pop(run.tournament_id, None)
+        else:
+            saved[run.tournament_id] = (version, run)
 
-        if not run.is_over:
-            event.listen(session.sync_session, "after_commit", keep, once=True)
+    @staticmethod
+    def take_saved(session: AsyncSession, tournament_id: str, version: int) -> TournamentRun | None:
+        """The run this transaction saved last at `version`. It is no longer kept at the commit unless it is
+        saved again: a call that changes it and then fails to save leaves nothing stale behind."""
+        saved = session.info.get(_SAVED_IN_TRANSACTION)
+        entry = saved.pop(tournament_id, None) if saved else None
+        return entry[1] if entry is not None and entry[0] == version else None
+
+    def _keep_all(self, saved: dict[str, tuple[int, TournamentRun]]) -> None:
+        for tournament_id, (version, run) in saved.items():
+            self._runs[tournament_id] = (version, run)
+            self._runs.move_to_end(tournament_id)
+        while len(self._runs) > self._size:
+            self._runs.popitem(last=False)
 
 
 async def load(
@@ -67,8 +86,10 @@ async def load(
     version = await session.scalar(query)
     if version is None:
         return None
-    if cache is not None and (cached := cache.take(tournament_id, version)) is not None:
-        return cached
+    if cache is not None:
+        cached = cache.take_saved(session, tournament_id, version) or cache.take(tournament_id, version)
+        if cached is not None:
+            return cached
     return await _restore(session, tournament_id, rng)
 
 
