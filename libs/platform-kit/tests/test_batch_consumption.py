@@ -5,6 +5,7 @@ in-memory bus on SQLite (standalone) and RabbitMQ on PostgreSQL (deployed)."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,3 +135,38 @@ async def publish_again(bus: Transport, envelopes: Sequence[Envelope]) -> None:
 
 async def _is(value: bool) -> bool:
     return value
+
+
+@pytest.mark.serial
+@pytest.mark.rabbitmq
+@pytest.mark.postgres
+async def test_batches_keep_being_consumed_after_the_broker_restarts(unique_name: str) -> None:
+    """The queue's one consumer task survives the broker going away with deliveries in hand (their acks cannot
+    be given; the broker redelivers them and the inbox absorbs the repeats)."""
+    require(POSTGRES_ADMIN_URL, "PostgreSQL")
+    require(RABBITMQ_URL, "RabbitMQ")
+    url = await create_database()
+    try:
+        async for ready in _set_up(Database(url), RabbitBus(RABBITMQ_URL), unique_name):
+            bus, db = ready.bus, ready.db
+            consumer = await subscribe(ready)
+            await publish(bus, range(1, 21))
+            subprocess.run(["rabbitmqctl", "stop_app"], check=True, capture_output=True)
+            try:
+                consumer.gate.set()  # the waiting deliveries are applied while the broker is down
+                await asyncio.sleep(1.0)
+            finally:
+                subprocess.run(["rabbitmqctl", "start_app"], check=True, capture_output=True)
+            await eventually(lambda: _published_after_restart(bus), timeout=60)  # noqa: B023 (awaited at once)
+            await publish(bus, range(21, 41))
+            assert await eventually(lambda: _credited_is(db, (40, sum(range(1, 41)))), timeout=60)  # noqa: B023
+    finally:
+        await drop_database(url)
+
+
+async def _published_after_restart(bus: Transport) -> bool:
+    return await bus.ping()
+
+
+async def _credited_is(db: Database, expected: tuple[int, int]) -> bool:
+    return await credited(db, "acct") == expected

@@ -139,22 +139,30 @@ class RabbitBus:
             messages = [await waiting.get()]
             while len(messages) < self._prefetch and not waiting.empty():
                 messages.append(waiting.get_nowait())
-            readable = [
-                (message, envelope) for message in messages if (envelope := await _readable(message, queue)) is not None
-            ]
-            if len(readable) > 1:
-                try:
-                    await batch([envelope for _, envelope in readable])
-                except Exception:
-                    log.warning(
-                        "batch failed; handling its messages one at a time", extra={"queue": queue}, exc_info=True
-                    )
-                else:
-                    for message, _ in readable:
-                        await _settle(message.ack())
-                    continue
-            for message, envelope in readable:
-                await _handle_one(message, envelope, handler, queue)
+            try:
+                await self._handle_batch(queue, messages, handler, batch)
+            except Exception:
+                # This task is the queue's only consumer: it must outlive anything one batch does. Messages left
+                # unacknowledged are redelivered by the broker.
+                log.exception("consuming a batch failed", extra={"queue": queue})
+
+    async def _handle_batch(
+        self, queue: str, messages: list[AbstractIncomingMessage], handler: Handler, batch: BatchHandler
+    ) -> None:
+        readable = [
+            (message, envelope) for message in messages if (envelope := await _readable(message, queue)) is not None
+        ]
+        if len(readable) > 1:
+            try:
+                await batch([envelope for _, envelope in readable])
+            except Exception:
+                log.warning("batch failed; handling its messages one at a time", extra={"queue": queue}, exc_info=True)
+            else:
+                for message, _ in readable:
+                    await _settle(message.ack())
+                return
+        for message, envelope in readable:
+            await _handle_one(message, envelope, handler, queue)
 
     async def _subscribe_transient(
         self, channel: AbstractRobustChannel, queue: str, patterns: Sequence[str], handler: Handler
@@ -203,5 +211,5 @@ async def _settle(answer: Awaitable[None]) -> None:
     given: the broker redelivers the message on the new channel, and the inbox absorbs the repeat."""
     try:
         await answer
-    except aio_pika.exceptions.ChannelInvalidStateError:
-        log.warning("message settled on a closed channel; the broker will redeliver it")
+    except Exception:  # the channel or connection closed: aiormq raises several kinds for that
+        log.warning("message settled on a closed channel; the broker will redeliver it", exc_info=True)
