@@ -2,6 +2,7 @@
 table sockets (P-13.4), table presence callbacks (P-13.2), slow clients."""
 
 import itertools
+import json
 from typing import Any
 
 import pytest
@@ -26,7 +27,7 @@ def new_hub(**options: Any) -> Hub:
 def drain(connection: Connection) -> list[dict[str, Any]]:
     frames = []
     while not connection.pending.empty():
-        frames.append(connection.pending.get_nowait())
+        frames.append(json.loads(connection.pending.get_nowait()))
     return frames
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
+import json
 import logging
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Mapping
@@ -63,7 +64,7 @@ class Connection:
         self.id = connection_id
         self.principal = principal
         self.socket = socket
-        self.pending: asyncio.Queue[Frame] = asyncio.Queue(maxsize=queue_size)
+        self.pending: asyncio.Queue[str] = asyncio.Queue(maxsize=queue_size)  # frames as the JSON text sent
         self.channels: set[str] = set()
         self.closing = asyncio.Event()
         self.close_code: int = CloseCode.GOING_AWAY
@@ -188,10 +189,11 @@ class Hub:
         """Number `message` on `channel` and send it to the subscribers who may see it; returns its seq."""
         Channel.parse(channel)  # refuse a malformed name before it creates a log
         logged = self._log(channel).append(message, only_player)
-        frame = _message_frame(channel, logged.seq, message)
+        # Encoded once for every subscriber: a table's events go to all its watchers.
+        text = encode(_message_frame(channel, logged.seq, message))
         for connection in list(self._subscribers.get(channel, ())):
             if logged.visible_to(connection.player_id):
-                self._deliver(connection, frame)
+                self._enqueue(connection, text)
         return logged.seq
 
     def forget(self, channel: str) -> None:
@@ -214,8 +216,11 @@ class Hub:
         return channel_log
 
     def _deliver(self, connection: Connection, frame: Frame) -> None:
+        self._enqueue(connection, encode(frame))
+
+    def _enqueue(self, connection: Connection, text: str) -> None:
         try:
-            connection.pending.put_nowait(frame)
+            connection.pending.put_nowait(text)
         except asyncio.QueueFull:
             connection.kick(CloseCode.TOO_SLOW, "too many undelivered messages; reconnect and resume")
 
@@ -233,6 +238,11 @@ class Hub:
             del self._at_table[key]
             self._away.add(key)
             await _notify(self.on_table_disconnect, player_id, table_id)
+
+
+def encode(frame: Frame) -> str:
+    """A frame as its WebSocket text (what Starlette's `send_json` would send)."""
+    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
 
 
 def _message_frame(channel: str, seq: int, data: Mapping[str, Any]) -> Frame:

@@ -203,7 +203,7 @@ async def _handle(components: GatewayComponents, connection: Connection, frame: 
 
 async def _write(websocket: WebSocket, connection: Connection) -> None:
     while True:
-        await websocket.send_json(await connection.pending.get())
+        await websocket.send_text(await connection.pending.get())
 
 
 async def _watch_heartbeat(components: GatewayComponents, connection: Connection) -> None:
