@@ -39,6 +39,7 @@ lint: bootstrap
 	$(UV) run ruff check .
 	$(UV) run ruff format --check .
 	$(UV) run mypy $(addprefix -p ,$(PACKAGES))
+	MYPYPATH=tests-e2e:bench $(UV) run mypy bench/bench_capacity.py bench/capacity
 
 format: bootstrap
 	$(UV) run ruff check --fix .

@@ -1,0 +1,73 @@
+"""The bots' connection to the gateway: the e2e harness's `Session` and `Stream` (`harness.client`), over an
+httpx client that meters every attempt and waits out refusals.
+
+A 429, or a 503 with Retry-After, is the platform shedding load: the client waits the seconds it asks for and
+sends the same request again (same Idempotency-Key), counting it as refused, not as an error. Everything else is
+counted by class (2xx, 4xx, 5xx, timeout, other transport error) and then handled as the e2e session handles
+it: 502/503/504 and transport errors are retried for `Session.retry_for` seconds, other problems raised."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import httpx
+from harness.client import Stream
+
+from capacity.metrics import Meter, route_of
+
+#: Longest single wait a Retry-After may ask for, and how long one request waits out refusals in all.
+MAX_RETRY_AFTER = 30.0
+PATIENCE = 300.0
+
+
+def retry_after(answer: httpx.Response) -> float | None:
+    """The wait a refusal asks for: a 429, or a 503 naming Retry-After (seconds); None for any other answer."""
+    if answer.status_code not in (429, 503):
+        return None
+    text = answer.headers.get("retry-after")
+    if text is None:
+        return 1.0 if answer.status_code == 429 else None
+    try:
+        return min(max(float(text), 0.0), MAX_RETRY_AFTER)
+    except ValueError:
+        return 1.0
+
+
+class MeteredClient(httpx.AsyncClient):
+    def __init__(self, meter: Meter, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.meter = meter
+
+    async def send(self, request: httpx.Request, **kwargs: Any) -> httpx.Response:
+        stats = self.meter.route(route_of(request.method, request.url.path))
+        waited = 0.0
+        while True:
+            started = time.monotonic()
+            try:
+                answer = await super().send(request, **kwargs)
+            except httpx.TransportError as error:
+                if isinstance(error, httpx.TimeoutException):
+                    stats.timeouts += 1
+                else:
+                    stats.transport_errors += 1
+                stats.failures[type(error).__name__] += 1
+                raise
+            pause = retry_after(answer)
+            if pause is None or waited >= PATIENCE:
+                stats.answered(answer.status_code, time.monotonic() - started)
+                return answer
+            stats.refused += 1
+            await asyncio.sleep(pause)
+            waited += pause
+
+
+class TableSocket(Stream):
+    """A table socket whose subscriptions ask for the channel's recent messages: a bot that opens its new table
+    a moment after a hand started there still sees the action it is asked for (and its cards)."""
+
+    async def send(self, frame: dict[str, Any]) -> bool:
+        if frame.get("type") == "subscribe":
+            frame = {**frame, "history": True}
+        return await super().send(frame)

@@ -1,0 +1,195 @@
+"""The capacity harness's own pieces, without servers: route names, quantiles, the metered client's counting
+and its waiting out of refusals, the split of players over load generators, the coupon plan, the options, the
+bot's bookkeeping of what it is asked and where it sits, and the balancer's round robin."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+import httpx
+import pytest
+from capacity.balancer import Balancer
+from capacity.bot import CapacityBot, Pace
+from capacity.client import MeteredClient, retry_after
+from capacity.fleet import slices
+from capacity.metrics import Meter, quantiles, route_of
+from capacity.options import CI, Options, from_arguments, parser
+from capacity.run import CapacityResult
+from capacity.scenarios import coupon_plan
+from harness.client import Session
+from harness.draw import MATCHES, MIN_STAKE_CENTS, SCORES, label
+
+
+def test_routes_name_ids_as_placeholders() -> None:
+    assert route_of("POST", "/api/v1/tables/t-1.main.3/actions") == "POST /tables/{id}/actions"
+    assert route_of("GET", "/api/v1/players/p-7/tournaments") == "GET /players/{id}/tournaments"
+    assert route_of("GET", "/api/v1/players/me") == "GET /players/me"
+    assert route_of("POST", "/api/v1/auth/signup") == "POST /auth/signup"
+
+
+def test_quantiles_by_nearest_rank() -> None:
+    found = quantiles([float(n) for n in range(1, 101)])
+    assert found == {"p50": 51.0, "p95": 96.0, "p99": 100.0, "max": 100.0}
+    assert quantiles([]) == {}
+
+
+def test_meters_merge_and_give_rates_over_their_span() -> None:
+    one, other = Meter(), Meter()
+    one.sample("action", 0.5, at=10.0)
+    other.sample("action", 1.0, at=12.0)
+    other.count("actions sent", 2)
+    one.merge(other)
+    assert one.series["action"] == [0.5, 1.0]
+    assert one.spans["action"] == (9.5, 12.0)
+    assert one.rate("action") == pytest.approx(2 / 2.5)
+    assert one.counts["actions sent"] == 2
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "wait"),
+    [(429, {}, 1.0), (429, {"Retry-After": "3"}, 3.0), (503, {"Retry-After": "2"}, 2.0), (503, {}, None),
+     (503, {"Retry-After": "999"}, 30.0), (500, {"Retry-After": "1"}, None), (200, {}, None)],
+)  # fmt: skip
+def test_a_refusal_is_a_429_or_a_503_naming_its_wait(status: int, headers: dict[str, str], wait: float | None) -> None:
+    assert retry_after(httpx.Response(status, headers=headers)) == wait
+
+
+async def test_the_client_waits_out_refusals_and_counts_them_apart_from_errors() -> None:
+    answers = iter([httpx.Response(429, headers={"Retry-After": "0"}), httpx.Response(201), httpx.Response(500)])
+    meter = Meter()
+    transport = httpx.MockTransport(lambda request: next(answers))
+    async with MeteredClient(meter, transport=transport, base_url="http://gateway") as http:
+        assert (await http.post("/api/v1/tournaments/t-1/registrations")).status_code == 201
+        assert (await http.post("/api/v1/tournaments/t-2/registrations")).status_code == 500
+    stats = meter.routes["POST /tournaments/{id}/registrations"]
+    assert (stats.refused, stats.ok, stats.server_errors, stats.attempts) == (1, 1, 1, 3)
+    result = CapacityResult(Options(), "run", Path("/nonexistent"), meter=meter)
+    summary = json.loads(json.dumps(result.summary()))  # what the run writes as summary.json
+    assert summary["routes"]["POST /tournaments/{id}/registrations"]["statuses"] == {"500": 1}
+
+
+async def test_the_client_counts_timeouts() -> None:
+    def slow(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("slow", request=request)
+
+    meter = Meter()
+    async with MeteredClient(meter, transport=httpx.MockTransport(slow), base_url="http://gateway") as http:
+        with pytest.raises(httpx.ReadTimeout):
+            await http.get("/api/v1/players/me")
+    stats = meter.routes["GET /players/me"]
+    assert (stats.timeouts, stats.failures) == (1, {"ReadTimeout": 1})
+
+
+def test_players_are_split_in_contiguous_nearly_equal_slices() -> None:
+    assert slices(list(range(7)), 2) == [[0, 1, 2, 3], [4, 5, 6]]
+    assert slices([1], 2) == [[1], []]
+
+
+def test_the_coupon_plan_deals_singles_and_systems_round_the_bettors() -> None:
+    plan = coupon_plan(random.Random(1), coupons=103, bettors=10, system_share=0.3)
+    coupons = [coupon for own in plan for coupon in own]
+    assert len(coupons) == 103 and [len(own) for own in plan] == [11, 11, 11] + [10] * 7
+    labels = {label(score) for score in SCORES}
+    systems = 0
+    for coupon in coupons:
+        assert len(coupon.picks) == MATCHES
+        assert all(set(picks) <= labels and list(picks) == sorted(picks) for picks in coupon.picks)
+        bets = 1
+        for picks in coupon.picks:
+            bets *= len(picks)
+        assert coupon.amount % (MIN_STAKE_CENTS * bets) == 0  # whole stakes per bet (T-2.4)
+        systems += bets > 1
+    assert 10 < systems < 60
+
+
+def test_without_a_scenario_the_ci_preset_runs_and_options_override_it() -> None:
+    assert from_arguments(parser().parse_args([])) == CI
+    chosen = from_arguments(parser().parse_args(["--scenario", "sng", "--tables", "4", "--shards", "3"]))
+    assert (chosen.scenario, chosen.tables, chosen.shards, chosen.window, chosen.think_range) == (
+        "sng", 4, 3, 10.0, (0.0, 0.2)
+    )  # fmt: skip
+    with pytest.raises(SystemExit):
+        from_arguments(parser().parse_args(["--scenario", "mtt", "--players", "9"]))
+
+
+def test_human_pace_speeds_up_after_its_duration_and_the_action_clock_outlasts_it() -> None:
+    human = Options(scenario="mtt", duration_seconds=60)
+    assert (human.think_range, human.human_seconds, human.blind_level_seconds) == ((2.0, 8.0), 60, 60)
+    assert human.action_seconds > 8
+    assert Options(scenario="mtt", fast=True).human_seconds is None
+    sped_up = Pace((5.0, 5.0), (0.1, 0.1), fast_after=0.0)
+    assert (sped_up.draw(random.Random(1)), sped_up.phase()) == (0.1, "fast")
+    assert Pace((5.0, 5.0), (0.1, 0.1), fast_after=time.monotonic() + 60).phase() == "human"
+    assert Pace((5.0, 5.0)).phase() is None
+
+
+def _bot() -> CapacityBot:
+    session = Session(httpx.AsyncClient(), "http://gateway")
+    session.principal = {"id": "me"}
+    bot = CapacityBot(session, "t-1", random.Random(1), Meter())
+    bot.pace = Pace((60.0, 60.0))  # thinks long: nothing is sent during the test
+    bot._table = "t-1.1"
+    return bot
+
+
+def _event(event: str, **payload: Any) -> tuple[str, dict[str, Any]]:
+    return event, {"table_id": "t-1.1", **payload}
+
+
+async def test_a_bot_forgets_a_request_answered_meanwhile() -> None:
+    """Replayed history holds old requests: one followed by an action (or a new hand) is not answered."""
+    bot = _bot()
+    bot._on(*_event("table.action.requested", player_id="me", hand_id="h-1"))
+    assert bot._pending is not None and len(bot._jobs) == 1
+    bot._on(*_event("table.action.taken", player_id="me", hand_id="h-1", automatic="timeout"))
+    assert bot._pending is None and bot.meter.counts["actions timed out"] == 1
+    bot._on(*_event("table.action.requested", player_id="me", hand_id="h-2"))
+    bot._on(*_event("table.hand.completed", hand_id="h-2"))
+    assert bot._pending is None
+    for job in list(bot._jobs):
+        job.cancel()
+    await asyncio.gather(*bot._jobs, return_exceptions=True)
+
+
+def test_a_bot_moved_back_to_a_table_it_left_stays_there() -> None:
+    """Subscribing again replays both its unseat and its new seat there: it is still at that table."""
+    bot = _bot()
+    bot._on(*_event("table.player.unseated", player_id="me", reason="moved"))
+    assert bot._away
+    bot._on(*_event("table.player.seated", player={"player_id": "me", "seat": 3, "stack": 900}))
+    assert not bot._away
+    bot._on(*_event("table.player.unseated", player_id="someone else", reason="busted"))
+    assert not bot._away
+    bot._on(*_event("table.action.requested", player_id="me", hand_id="h-1", table_id="another table"))
+    assert bot._pending is None
+
+
+async def test_the_balancer_hands_connections_to_the_gateways_in_turn() -> None:
+    async def named(name: bytes) -> asyncio.Server:
+        async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.write(name + await reader.read(100))
+            await writer.drain()
+            writer.close()
+
+        return await asyncio.start_server(answer, "127.0.0.1", 0)
+
+    backends = [await named(b"one:"), await named(b"two:")]
+    ports = [server.sockets[0].getsockname()[1] for server in backends]
+    front = await asyncio.start_server(Balancer([("127.0.0.1", p) for p in ports]).handle, "127.0.0.1", 0)
+    answers = []
+    for n in range(4):
+        reader, writer = await asyncio.open_connection("127.0.0.1", front.sockets[0].getsockname()[1])
+        writer.write(b"hi%d" % n)
+        answers.append(await reader.read(100))
+        writer.close()
+    assert answers == [b"one:hi0", b"two:hi1", b"one:hi2", b"two:hi3"]
+    for server in [front, *backends]:
+        server.close()
