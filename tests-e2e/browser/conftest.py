@@ -81,8 +81,10 @@ def api(platform_url: str) -> Iterator[Api]:
     client.http.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Per module, not per session: sync Playwright runs an event loop in the test thread for as long as it is
+    open, and every asyncio test a worker ran after the browser tests would find it running."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     with playwright_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
