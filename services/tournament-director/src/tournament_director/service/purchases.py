@@ -29,6 +29,7 @@ from tournament_director.domain.definition import AddonSettings, RebuySettings, 
 from tournament_director.domain.run import RunError, TournamentRun
 from tournament_director.domain.run_messages import Message
 from tournament_director.service import jackpots
+from tournament_director.service.cancelled import refuse_if_cancelled
 from tournament_director.service.context import Director
 from tournament_director.service.money import drive, raise_unless_done, step_by_key
 from tournament_director.service.principals import Principal
@@ -80,6 +81,7 @@ async def _record(
     asked = await money_steps.find(session, tournament_id, kind, player_id, client_key)
     if asked is not None:
         return asked.step_id
+    refuse_if_cancelled(tournament)
     run = await runs.load(session, tournament_id, director.rng, director.run_cache)
     if tournament.status is not Status.RUNNING or run is None or run.is_over:
         raise Conflict("not_running", f"The tournament is {tournament.status.value}.")

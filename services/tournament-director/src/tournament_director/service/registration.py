@@ -34,6 +34,7 @@ from tournament_director.adapters.tournaments import (
 )
 from tournament_director.service import jackpots, lifecycle
 from tournament_director.service import tickets as ticket_service
+from tournament_director.service.cancelled import refuse_if_cancelled
 from tournament_director.service.context import Director
 from tournament_director.service.money import drive, raise_unless_done, refusal, step_by_key
 from tournament_director.service.principals import Principal
@@ -74,6 +75,7 @@ async def register(
         if client_key is not None and paid is not None and paid.client_key == client_key:
             return await _registered(director, tournament_id, request.player_id)  # a retry of the request
         raise Conflict("already_registered", "The player is registered for this tournament.")
+    refuse_if_cancelled(tournament)
     if tournament.status is not Status.REGISTERING:
         raise Conflict("registration_closed", f"Registration is not open: the tournament is {tournament.status.value}.")
     await _check_eligible(director, tournament, request.player_id)
@@ -123,6 +125,7 @@ async def _hold_seat(
     """Hold a seat and record the payment; None when there is nothing to pay (a freeroll: registered now)."""
     tournament = await tournaments.get(session, tournament_id, lock=True)
     assert tournament is not None
+    refuse_if_cancelled(tournament)
     if tournament.status is not Status.REGISTERING:
         raise Conflict("registration_closed", f"Registration is not open: the tournament is {tournament.status.value}.")
     previous = await tournaments.registration(session, tournament_id, request.player_id)
@@ -281,6 +284,7 @@ async def unregister(director: Director, principal: Principal, tournament_id: st
             raise Conflict("payment_in_progress", "The registration's payment is still being confirmed.")
         step_id = None
         if registration.status is RegistrationStatus.REGISTERED:
+            refuse_if_cancelled(tournament)
             if tournament.status not in OPEN:
                 raise Conflict("already_started", f"The tournament is {tournament.status.value}: too late to leave.")
             step_id = await give_back(director, session, tournament, registration, kind="unregister_refund")
