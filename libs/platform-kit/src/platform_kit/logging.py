@@ -1,4 +1,5 @@
-"""JSON logs, one object a line, each carrying the service name and the correlation id."""
+"""Logs, one line a record, each carrying the service name and the correlation id: JSON objects for a
+deployment's log collector, or readable text for a person watching a terminal (`choose_format`)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import json
 import logging
 import sys
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal, TextIO, cast
 
 from platform_kit import correlation
+
+LogFormat = Literal["auto", "json", "text"]
 
 _RESERVED = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
 
@@ -36,10 +39,42 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str)
 
 
-def configure(service: str, level: str = "INFO") -> None:
-    """Route the root logger to stdout as JSON. Idempotent: a second call replaces the handler."""
+class TextFormatter(logging.Formatter):
+    """`18:46:22.123 gateway    WARNING  platform.access: request  [correlation id]`, then the traceback."""
+
+    def __init__(self, service: str) -> None:
+        super().__init__()
+        self.service = service
+
+    def format(self, record: logging.LogRecord) -> str:
+        moment = datetime.fromtimestamp(record.created, UTC).strftime("%H:%M:%S.%f")[:-3]
+        service = getattr(record, "service", self.service)
+        line = f"{moment} {service:<19} {record.levelname:<8} {record.name}: {record.getMessage()}"
+        if (correlation_id := correlation.current()) is not None:
+            line += f"  [{correlation_id}]"
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        return line
+
+
+def parse_format(value: str) -> LogFormat:
+    if value not in ("auto", "json", "text"):
+        raise ValueError(f"{value!r} is not a log format: use auto, json or text")
+    return cast(LogFormat, value)
+
+
+def choose_format(setting: LogFormat, *, standalone: bool, stream: TextIO) -> Literal["json", "text"]:
+    """`auto`: readable text for a standalone platform writing to a terminal (a newcomer's `make run`), JSON
+    everywhere else — every deployment, and any output going to a file or a collector."""
+    if setting != "auto":
+        return setting
+    return "text" if standalone and stream.isatty() else "json"
+
+
+def configure(service: str, level: str = "INFO", log_format: Literal["json", "text"] = "json") -> None:
+    """Route the root logger to stdout. Idempotent: a second call replaces the handler."""
     handler = logging.StreamHandler(sys.stdout)
-    handler.setFormatter(JsonFormatter(service))
+    handler.setFormatter(TextFormatter(service) if log_format == "text" else JsonFormatter(service))
     root = logging.getLogger()
     root.handlers = [handler]
     root.setLevel(level.upper())

@@ -11,6 +11,7 @@ from typing import ClassVar
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from platform_kit.logging import LogFormat
 from platform_kit.proxies import trusted_proxies
 
 SERVICE_PORTS = {
@@ -84,7 +85,12 @@ class ServiceSettings(BaseSettings):
     )
     bus_url: str = Field("memory://", description="`amqp://user:pass@host:5672/` for RabbitMQ, `memory://` standalone.")
     migrate_on_start: bool = Field(True, description="Upgrade the database to the latest migration at start-up.")
-    log_level: str = Field("INFO", description="Log level of the JSON logs.")
+    log_level: str = Field("INFO", description="Log level of the logs.")
+    log_format: LogFormat = Field(
+        "auto",
+        description="`json` (one object a line, for a log collector), `text` (readable lines), or `auto`: text "
+        "for a standalone platform writing to a terminal, JSON otherwise (so every deployment logs JSON).",
+    )
     otel_exporter_otlp_endpoint: str = Field(
         "", description="OTLP/HTTP traces endpoint (e.g. http://otel-collector:4318/v1/traces); empty: not exported."
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -20,7 +21,13 @@ def standalone(data_dir: Path, host: str, base_port: int) -> None:
 
     Services listen on `base_port` (the gateway) and the five ports after it, and call each other there.
     """
-    kit_logging.configure("platform")
+    try:
+        log_format = kit_logging.parse_format(os.environ.get("PLATFORM_LOG_FORMAT", "auto"))
+    except ValueError as error:
+        raise SystemExit(f"PLATFORM_LOG_FORMAT: {error}") from None
+    kit_logging.configure(
+        "platform", log_format=kit_logging.choose_format(log_format, standalone=True, stream=sys.stdout)
+    )
     bus = InMemoryBus()
     ports = {service: base_port + offset for offset, service in enumerate(SERVICES)}
     urls = {f"{service.replace('-', '_')}_url": f"http://{host}:{port}" for service, port in ports.items()}
@@ -48,7 +55,8 @@ def standalone(data_dir: Path, host: str, base_port: int) -> None:
 def serve(service: str) -> None:
     """One service alone, configured from its environment variables (distributed mode)."""
     settings = settings_class(service)()
-    kit_logging.configure(service, settings.log_level)
+    log_format = kit_logging.choose_format(settings.log_format, standalone=settings.standalone, stream=sys.stdout)
+    kit_logging.configure(service, settings.log_level, log_format)
     asyncio.run(serve_all([(app_factory(service)(settings), settings)]))
 
 
