@@ -9,13 +9,12 @@ players and their credit.
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 from platform_kit.db import Database
 from platform_kit.errors import Forbidden
 
 from gateway.adapters import identity_store
 from gateway.adapters.identity_store import PlayerRecord
+from gateway.adapters.organisers import tournament_organiser
 from gateway.adapters.service_client import ServiceClient
 from gateway.service.concessionaires import DEMO_CODE
 
@@ -33,7 +32,8 @@ class DemoScope:
         """Before `player` is registered for the tournament, by themself or by staff."""
         if not await self._plays_for_fun(player):
             return
-        if await self._organiser(tournament_id) != player.concessionaire_id:
+        # A missing tournament answers the director's 404 as it came.
+        if await tournament_organiser(self._director, tournament_id) != player.concessionaire_id:
             raise Forbidden(
                 CODE,
                 "Players of the demo concessionaire play with play money: they may register only for the demo "
@@ -59,10 +59,3 @@ class DemoScope:
                 return False
             self._demo_id = demo.id
         return player.concessionaire_id == self._demo_id
-
-    async def _organiser(self, tournament_id: str) -> str | None:
-        """The concessionaire that organises the tournament (None: the network's own). A missing tournament
-        answers the director's 404 as it came."""
-        answer = await self._director.request("GET", f"/v1/tournaments/{quote(tournament_id, safe='')}")
-        organiser = answer.json().get("concessionaire_id")
-        return organiser if isinstance(organiser, str) else None

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from platform_kit.errors import NotFound
 
+from gateway.adapters.organisers import tournament_organiser
 from gateway.adapters.service_client import DownstreamProblem, ServiceClient
 from gateway.domain.roles import Principal, Role
 
@@ -40,10 +41,8 @@ class HandAudits:
         if not isinstance(tournament_id, str):
             return None
         try:
-            answer = await self._director.request("GET", f"/v1/tournaments/{quote(tournament_id, safe='')}")
+            return await tournament_organiser(self._director, tournament_id)
         except DownstreamProblem as problem:
             if problem.status == 404:
                 return None
             raise
-        organiser = answer.json().get("concessionaire_id")
-        return organiser if isinstance(organiser, str) else None
