@@ -154,17 +154,17 @@ async def test_batches_keep_being_consumed_after_the_broker_restarts(unique_name
             subprocess.run(["rabbitmqctl", "stop_app"], check=True, capture_output=True)
             try:
                 consumer.gate.set()  # the waiting deliveries are applied while the broker is down
-                await asyncio.sleep(1.0)
+                await eventually(lambda: _is(consumer.inbox.applied_total > 0), timeout=30)  # noqa: B023
             finally:
                 subprocess.run(["rabbitmqctl", "start_app"], check=True, capture_output=True)
-            await eventually(lambda: _published_after_restart(bus), timeout=60)  # noqa: B023 (awaited at once)
+            await eventually(lambda: _connected(bus), timeout=60)  # noqa: B023 (awaited at once)
             await publish(bus, range(21, 41))
             assert await eventually(lambda: _credited_is(db, (40, sum(range(1, 41)))), timeout=60)  # noqa: B023
     finally:
         await drop_database(url)
 
 
-async def _published_after_restart(bus: Transport) -> bool:
+async def _connected(bus: Transport) -> bool:
     return await bus.ping()
 
 

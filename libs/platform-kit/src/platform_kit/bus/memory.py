@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from platform_kit.bus.envelope import Envelope
-from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES, BatchHandler, Handler, topic_matches
+from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES, BatchHandler, Handler, applied_as_batch, topic_matches
 
 log = logging.getLogger(__name__)
 
@@ -85,22 +85,12 @@ class InMemoryBus:
             while len(waiting) < BATCH_LIMIT and not queue.pending.empty():
                 waiting.append(queue.pending.get_nowait())
             try:
-                if not await self._handled_as_batch(queue, waiting):
+                if not await applied_as_batch(queue.batch, waiting, queue.name):
                     for envelope in waiting:
                         await self._deliver(queue, envelope)
             finally:
                 for _ in waiting:
                     queue.pending.task_done()
-
-    async def _handled_as_batch(self, queue: _Queue, waiting: list[Envelope]) -> bool:
-        if queue.batch is None or len(waiting) < 2:
-            return False
-        try:
-            await queue.batch(waiting)
-        except Exception:
-            log.warning("batch failed; handling its messages one at a time", extra={"queue": queue.name}, exc_info=True)
-            return False
-        return True
 
     async def _deliver(self, queue: _Queue, envelope: Envelope) -> None:
         for attempt in range(1, queue.max_deliveries + 1):

@@ -24,6 +24,7 @@ from platform_kit.bus.transport import (
     EVENTS_EXCHANGE,
     BatchHandler,
     Handler,
+    applied_as_batch,
 )
 
 log = logging.getLogger(__name__)
@@ -152,15 +153,10 @@ class RabbitBus:
         readable = [
             (message, envelope) for message in messages if (envelope := await _readable(message, queue)) is not None
         ]
-        if len(readable) > 1:
-            try:
-                await batch([envelope for _, envelope in readable])
-            except Exception:
-                log.warning("batch failed; handling its messages one at a time", extra={"queue": queue}, exc_info=True)
-            else:
-                for message, _ in readable:
-                    await _settle(message.ack())
-                return
+        if await applied_as_batch(batch, [envelope for _, envelope in readable], queue):
+            for message, _ in readable:
+                await _settle(message.ack())
+            return
         for message, envelope in readable:
             await _handle_one(message, envelope, handler, queue)
 

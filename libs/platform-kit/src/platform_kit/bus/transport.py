@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
@@ -9,6 +10,8 @@ from platform_kit.bus.envelope import Envelope
 from platform_kit.events.base import PRIVATE_PREFIX
 
 __all__ = ["PRIVATE_PREFIX"]
+
+log = logging.getLogger(__name__)
 
 Handler = Callable[[Envelope], Awaitable[None]]
 BatchHandler = Callable[[Sequence[Envelope]], Awaitable[None]]
@@ -54,6 +57,19 @@ class Transport(Protocol):
         handed to `handler` again one message at a time, with the usual retries and dead-lettering, so a poison
         message cannot hold up its neighbours and every message keeps its own fate.
         """
+
+
+async def applied_as_batch(batch: BatchHandler | None, envelopes: Sequence[Envelope], queue: str) -> bool:
+    """Hand several waiting messages to `batch` at once; False when there is no batch to make (no batch handler,
+    a single message) or it failed, and the transport must hand them over one at a time."""
+    if batch is None or len(envelopes) < 2:
+        return False
+    try:
+        await batch(envelopes)
+    except Exception:
+        log.warning("batch failed; handling its messages one at a time", extra={"queue": queue}, exc_info=True)
+        return False
+    return True
 
 
 def topic_matches(pattern: str, routing_key: str) -> bool:
