@@ -5,6 +5,7 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from gateway.adapters.service_client import ServiceClient
@@ -13,7 +14,7 @@ from gateway.api.problems import install_problem_handlers
 from gateway.domain.roles import Principal, Role
 from platform_kit import correlation
 from platform_kit.app import CorrelationMiddleware
-from platform_kit.errors import Conflict, install_handlers
+from platform_kit.errors import Conflict, ProblemError, install_handlers
 
 PLAYER = Principal(Role.PLAYER, "p1", "conc-a", "Mario")
 
@@ -214,3 +215,59 @@ async def test_every_connection_to_a_service_busy_is_503_gateway_busy_and_nothin
     assert codes == ["gateway_busy", "outcome_pending"]
     assert all(answer.status_code == 503 and answer.headers["retry-after"] == "1" for answer in (first, second))
     assert service.requests == 1, "the refused request never reached the service"
+
+
+class ClosesFirstConnection:
+    """A real TCP server that closes its first connection on reading a request, without answering (what a service
+    does when it drops an idle keep-alive connection the instant the gateway reuses it), and answers the rest."""
+
+    def __init__(self) -> None:
+        self.server: asyncio.Server | None = None
+        self.requests = 0
+
+    async def __aenter__(self) -> str:
+        async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await reader.readuntil(b"\r\n\r\n")
+            self.requests += 1
+            if self.requests > 1:
+                body = b'{"ok": true}'
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n%s"
+                    % (len(body), body)
+                )
+                await writer.drain()
+            writer.close()
+
+        self.server = await asyncio.start_server(answer, "127.0.0.1", 0)
+        port = self.server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}"
+
+    async def __aexit__(self, *_: object) -> None:
+        assert self.server is not None
+        self.server.close()
+
+
+async def test_a_read_on_a_connection_the_service_closed_is_sent_again_once() -> None:
+    service = ClosesFirstConnection()
+    async with service as base_url:
+        client = ServiceClient(base_url, "t", timeout=5)
+        answer = await client.request("GET", "/v1/players/p-1/tournaments")
+        await client.aclose()
+    assert (answer.status_code, answer.json(), service.requests) == (200, {"ok": True}, 2)
+
+
+async def test_a_write_on_a_connection_the_service_closed_is_sent_again_only_under_an_idempotency_key() -> None:
+    """Without an Idempotency-Key the gateway cannot know whether the service acted: it says so (502) and does not
+    send it again; under a key the service carries it out once however often it is sent."""
+    unkeyed, keyed = ClosesFirstConnection(), ClosesFirstConnection()
+    async with unkeyed as base_url:
+        client = ServiceClient(base_url, "t", timeout=5)
+        with pytest.raises(ProblemError) as refused:
+            await client.request("POST", "/v1/anything", json={})
+        await client.aclose()
+    async with keyed as base_url:
+        client = ServiceClient(base_url, "t", timeout=5)
+        answer = await client.request("POST", "/v1/anything", json={}, idempotency_key="k-1")
+        await client.aclose()
+    assert (refused.value.code, refused.value.status, unkeyed.requests) == ("upstream_unreachable", 502, 1)
+    assert (answer.status_code, keyed.requests) == (200, 2)

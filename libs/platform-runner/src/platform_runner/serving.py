@@ -11,6 +11,11 @@ import uvicorn
 from fastapi import FastAPI
 from platform_kit.settings import ServiceSettings
 
+#: How long an idle keep-alive connection stays open. It must outlast every client's own idle expiry (httpx
+#: drops idle connections after 5 s; load balancers commonly after 60 s): a server that closes a connection in
+#: the instant a client reuses it makes that request fail with "server disconnected" before it was read.
+KEEP_ALIVE_SECONDS = 75
+
 
 class _Server(uvicorn.Server):
     @contextlib.contextmanager
@@ -31,6 +36,7 @@ def server_config(app: FastAPI, settings: ServiceSettings) -> uvicorn.Config:
         log_config=None,
         access_log=False,
         lifespan="on",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
 
 

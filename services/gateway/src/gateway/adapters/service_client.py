@@ -25,6 +25,7 @@ from gateway.domain.roles import Principal
 INTERNAL_TOKEN_HEADER = "X-Internal-Token"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 RELAYED_HEADERS = ("retry-after",)
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 class DownstreamProblem(Exception):
@@ -82,8 +83,16 @@ class ServiceClient:
         sent.update(headers or {})
         if params is not None:
             params = {name: _query_value(value) for name, value in params.items() if value is not None}
+        retry_safe = method in SAFE_METHODS or idempotency_key is not None
         try:
-            response = await self._http.request(method, path, json=json, params=params, headers=sent)
+            try:
+                response = await self._http.request(method, path, json=json, params=params, headers=sent)
+            except httpx.RemoteProtocolError:
+                if not retry_safe:
+                    raise
+                # A kept-alive connection the service closed as the request went out: sent again once, on a
+                # fresh connection (a read is harmless to repeat, and a keyed request is carried out once).
+                response = await self._http.request(method, path, json=json, params=params, headers=sent)
         except httpx.PoolTimeout:
             # Every connection to that service is busy: nothing was sent, the caller may retry as it is.
             raise _busy("gateway_busy", "The platform is busy; retry shortly.", self.base_url) from None
