@@ -142,10 +142,9 @@ class Gateway:
         self.server.should_exit = True
         self.thread.join(timeout=15)
 
-    def publish(self, event: Event, *, private: bool = False) -> None:
-        key = f"private.{event.TYPE}" if private else event.TYPE
+    def publish(self, event: Event) -> None:
         envelope = Envelope.wrap(event, producer="table-engine")
-        asyncio.run_coroutine_threadsafe(self.bus.publish(envelope, key), self.loop).result(5)
+        asyncio.run_coroutine_threadsafe(self.bus.publish(envelope, event.routing_key()), self.loop).result(5)
 
     def commands(self, command_type: str) -> list[dict[str, Any]]:
         return [envelope.payload for _, envelope in self.bus.published if envelope.type == command_type]
@@ -207,12 +206,8 @@ def test_p1_4_the_table_shows_own_cards_offers_legal_bets_and_sends_the_action(
                 table_id=TABLE, tournament_id=None, hand_id="h-1", hand_no=1, button_seat=1, level=level, seats=seated
             )
         )
-        gateway.publish(
-            HoleCardsDealt(table_id=TABLE, hand_id="h-1", player_id=alice, seat=1, cards=["As", "Kd"]), private=True
-        )
-        gateway.publish(
-            HoleCardsDealt(table_id=TABLE, hand_id="h-1", player_id=bob, seat=2, cards=["Qh", "Qc"]), private=True
-        )
+        gateway.publish(HoleCardsDealt(table_id=TABLE, hand_id="h-1", player_id=alice, seat=1, cards=["As", "Kd"]))
+        gateway.publish(HoleCardsDealt(table_id=TABLE, hand_id="h-1", player_id=bob, seat=2, cards=["Qh", "Qc"]))
         for seat, player, action, amount, stack, pot in (
             (1, alice, "post_small_blind", 10, 1490, 10),
             (2, bob, "post_big_blind", 20, 1480, 30),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from messaging_fixture import CreditGranted
 from platform_kit.bus import Envelope, InMemoryBus, topic_matches
+from platform_kit.events.base import PRIVATE_PREFIX
 from platform_kit.testing import eventually
 
 
@@ -86,7 +87,9 @@ async def test_runtime_routes_private_events_and_commands_to_their_handlers(tmp_
     runtime.on("shard-7.#", record, queue="shard-7")
     await runtime.start()
     async with runtime.db.transaction() as session:
-        await runtime.outbox.add(session, CreditGranted(account="private", amount=1), private=True)
+        await runtime.outbox.add(
+            session, CreditGranted(account="private", amount=1), routing_key=PRIVATE_PREFIX + CreditGranted.TYPE
+        )
         await runtime.outbox.add(session, CreditGranted(account="public", amount=1))
         await runtime.outbox.add(
             session, CreditGranted(account="command", amount=1), routing_key="shard-7.test.credit.granted"
@@ -127,7 +130,9 @@ async def test_one_handler_bound_by_two_patterns_gets_a_message_once_and_public_
     runtime.on_each_instance("test.#", record_public)
     await runtime.start()
     async with runtime.db.transaction() as session:
-        await runtime.outbox.add(session, CreditGranted(account="secret", amount=1), private=True)
+        await runtime.outbox.add(
+            session, CreditGranted(account="secret", amount=1), routing_key=PRIVATE_PREFIX + CreditGranted.TYPE
+        )
         await runtime.outbox.add(session, CreditGranted(account="open", amount=1))
     await eventually(lambda: _true(len(both) == 2))
     await bus.drain()

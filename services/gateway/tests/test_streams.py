@@ -8,7 +8,8 @@ from gateway.service.fanout import PUBLIC_TABLE_EVENTS, Delivery, RecentIds, del
 from gateway.service.restrictions import set_player_restriction
 from platform_kit.bus import Envelope
 from platform_kit.clock import FrozenClock
-from platform_kit.events.base import Event
+from platform_kit.events import EVENT_TYPES
+from platform_kit.events.base import Command, Event
 from platform_kit.events.table import (
     ActionRequested,
     HoleCardsDealt,
@@ -90,11 +91,11 @@ def test_a_message_delivered_twice_is_pushed_once() -> None:
     assert [recent.first_time(i) for i in ("a", "a", "b", "c", "a")] == [True, False, True, True, True]
 
 
-def publish_event(platform: Platform, event: Event, *, private: bool = False) -> None:
+def publish_event(platform: Platform, event: Event) -> None:
+    """On the bus under the key its producer would use (`private.…` for a private event)."""
     envelope = Envelope.wrap(event, producer="table-engine")
-    key = f"private.{event.TYPE}" if private else event.TYPE
     assert platform.client.portal is not None
-    platform.client.portal.call(platform.bus.publish, envelope, key)
+    platform.client.portal.call(platform.bus.publish, envelope, event.routing_key())
 
 
 def next_message(ws: Any) -> dict[str, Any]:
@@ -112,7 +113,7 @@ def test_p1_4_hole_cards_from_the_bus_reach_their_owner_alone_and_once(platform:
             ws.receive_json()
             subscribe(ws, "table:t-1")
         hole = HoleCardsDealt(table_id="t-1", hand_id="h-1", player_id=alice_id, seat=1, cards=["As", "Ah"])
-        publish_event(platform, hole, private=True)
+        publish_event(platform, hole)
         publish_event(platform, requested(alice_id))
         first = next_message(a)
         assert (first["data"]["event"], first["data"]["payload"]["cards"]) == ("table.hole_cards.dealt", ["As", "Ah"])
@@ -199,3 +200,18 @@ def test_p12_4_a_chat_banned_players_chat_frames_are_refused(platform: Platform)
 def platform(database_url: str, clock: FrozenClock) -> Any:
     with make_platform(database_url, clock) as started:
         yield started
+
+
+@pytest.mark.parametrize(
+    "event_type", sorted(t for t, m in EVENT_TYPES.items() if t.startswith("table.") and not issubclass(m, Command))
+)
+def test_p1_4_a_table_event_declared_private_reaches_its_player_alone_and_no_other_is_addressed(
+    event_type: str,
+) -> None:
+    """The fan-out follows the contract's own declaration (`Event.PRIVATE`), not a list of its own."""
+    payload = {"table_id": "t-1", "player_id": "p1", "tournament_id": None, "seats": [], "player": {"player_id": "p1"}}
+    found = deliveries(event_type, payload)
+    if EVENT_TYPES[event_type].PRIVATE:
+        assert found == [Delivery("table:t-1", only_player="p1")]
+    else:
+        assert Delivery("table:t-1") in found

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from platform_kit import correlation
 from platform_kit.bus.envelope import Envelope
-from platform_kit.bus.transport import PRIVATE_PREFIX, Transport
+from platform_kit.bus.transport import Transport
 from platform_kit.db import BigIntPK, Database, UtcDateTime
 from platform_kit.events.base import Event
 from platform_kit.tracing import current_trace_context
@@ -57,7 +57,6 @@ class Outbox:
         event: Event,
         *,
         routing_key: str | None = None,
-        private: bool = False,
         occurred_at: datetime | None = None,
         message_id: str | None = None,
     ) -> Envelope:
@@ -72,7 +71,7 @@ class Outbox:
         row = {
             "message_id": envelope.id,
             "event_type": envelope.type,
-            "routing_key": routing_key or (PRIVATE_PREFIX + envelope.type if private else envelope.type),
+            "routing_key": routing_key or event.routing_key(),
             "envelope": envelope.model_dump_json(),
             "created_at": datetime.now(UTC),
             "attempts": 0,

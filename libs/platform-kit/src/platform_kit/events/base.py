@@ -24,6 +24,22 @@ class Event(BaseModel):
 
     TYPE: ClassVar[str]
     VERSION: ClassVar[int] = 1
+    #: Only its subject, the payload's `player_id`, may see it (P-1.4). Declared here once: the routing key the
+    #: producer publishes under and the gateway's fan-out both follow it, so a new private event is private
+    #: everywhere without another list to keep in step.
+    PRIVATE: ClassVar[bool] = False
+
+    @classmethod
+    def routing_key(cls) -> str:
+        """The key it is published under: its type, or `private.<type>`, which no public binding matches."""
+        return PRIVATE_PREFIX + cls.TYPE if cls.PRIVATE else cls.TYPE
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        # Called once the fields exist (unlike `__init_subclass__`): a private event must name whose it is.
+        super().__pydantic_init_subclass__(**kwargs)
+        if cls.PRIVATE and "player_id" not in cls.model_fields:
+            raise TypeError(f"private event {cls.__name__} has no player_id: nobody could be shown it")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -206,6 +206,7 @@ class HoleCardsDealt(Event):
     """Private: published with the routing key `private.table.hole_cards.dealt`; reaches its owner alone."""
 
     TYPE = "table.hole_cards.dealt"
+    PRIVATE = True
     table_id: str
     hand_id: str
     player_id: str
@@ -247,6 +248,7 @@ class ActionRejected(Event):
     or sit-out request. Nothing changed at the table."""
 
     TYPE = "table.action.rejected"
+    PRIVATE = True
     table_id: str
     hand_id: str | None = Field(description="The hand the refused action named; None for chat and sit-out requests.")
     player_id: str

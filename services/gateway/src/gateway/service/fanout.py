@@ -26,8 +26,6 @@ from typing import Any
 from platform_kit.bus import Envelope
 from platform_kit.events.base import EVENT_TYPES, Command
 from platform_kit.events.table import (
-    ActionRejected,
-    HoleCardsDealt,
     PlayerSeated,
     PlayerUnseated,
     TableClosed,
@@ -52,7 +50,11 @@ log = logging.getLogger(__name__)
 # The kit delivers each message once per matching pattern: a private table event matches both of the first two.
 PATTERNS = ("table.#", "private.table.#", "tournament.#", "totalizator.#")
 
-PRIVATE_TABLE_EVENTS = frozenset({HoleCardsDealt.TYPE, ActionRejected.TYPE})
+PRIVATE_TABLE_EVENTS = frozenset(
+    event_type
+    for event_type, model in EVENT_TYPES.items()
+    if model.__module__ == "platform_kit.events.table" and model.PRIVATE
+)
 PUBLIC_TABLE_EVENTS = frozenset(
     event_type
     for event_type, model in EVENT_TYPES.items()

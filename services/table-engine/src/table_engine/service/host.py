@@ -29,7 +29,7 @@ from platform_kit.clock import Clock
 from platform_kit.events import Command
 from platform_kit.events import rating as rating_events
 from platform_kit.events import table as contract
-from platform_kit.events.table import PRIVATE_PREFIX, shard_for, shard_queue
+from platform_kit.events.table import shard_for, shard_queue
 from platform_kit.runtime import ServiceRuntime
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -303,7 +303,7 @@ class TableHost:
                 code=refusal.code,
                 message=refusal.message,
             )
-            await self.runtime.outbox.add(session, rejected, routing_key=PRIVATE_PREFIX + rejected.TYPE)
+            await self.runtime.outbox.add(session, rejected)
             return
         log.warning("command refused", extra={"table_id": table_id, "command": command.TYPE, "code": refusal.code})
         await self.runtime.outbox.add(

@@ -1,0 +1,34 @@
+"""P-1.4: whether an event is private is declared once, on its contract class, and decides its routing key."""
+
+import pytest
+from platform_kit.bus import topic_matches
+from platform_kit.events import EVENT_TYPES
+from platform_kit.events.base import Event
+from platform_kit.events.table import ActionRejected, HoleCardsDealt
+
+PUBLIC_BINDINGS = ("table.#", "tournament.#", "totalizator.#", "wallet.#", "rating.#")
+
+
+def test_p1_4_hole_cards_and_refusals_are_the_private_events() -> None:
+    assert {event_type for event_type, model in EVENT_TYPES.items() if model.PRIVATE} == {
+        HoleCardsDealt.TYPE,
+        ActionRejected.TYPE,
+    }
+
+
+@pytest.mark.parametrize("event_type", sorted(EVENT_TYPES))
+def test_p1_4_no_public_binding_matches_the_routing_key_of_a_private_event(event_type: str) -> None:
+    model = EVENT_TYPES[event_type]
+    matched = [pattern for pattern in PUBLIC_BINDINGS if topic_matches(pattern, model.routing_key())]
+    if model.PRIVATE:
+        assert matched == [] and "player_id" in model.model_fields
+    else:
+        assert model.routing_key() == event_type
+
+
+def test_a_private_event_that_names_nobody_is_refused_when_declared() -> None:
+    with pytest.raises(TypeError, match="player_id"):
+
+        class Whispered(Event):  # no TYPE: never registered, whatever happens
+            PRIVATE = True
+            text: str
