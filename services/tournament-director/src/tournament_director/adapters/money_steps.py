@@ -21,6 +21,26 @@ from tournament_director.adapters.orm import money_steps
 from tournament_director.adapters.wallet import WalletRequest
 
 
+class StepKind(StrEnum):
+    """What a step pays for; stored as its value, and the key to the handler that completes it."""
+
+    BUY_IN = "buy_in"
+    TICKET_ENTRY = "ticket_entry"
+    REBUY = "rebuy"
+    ADDON = "addon"
+    PURCHASE_REFUND = "purchase_refund"
+    UNREGISTER_REFUND = "unregister_refund"
+    SANCTION_REFUND = "sanction_refund"
+    LATE_REFUND = "late_refund"
+    SPONSORED_ENTRY = "sponsored_entry"
+    OVERLAY = "overlay"
+    PAYOUTS = "payouts"
+    BONUS_PRIZES = "bonus_prizes"
+    REFUNDS = "refunds"
+    TAX = "tax"
+    JACKPOT_AWARD = "jackpot_award"
+
+
 class StepStatus(StrEnum):
     PENDING = "pending"
     DONE = "done"
@@ -32,7 +52,7 @@ class MoneyStep:
     step_id: int
     tournament_id: str
     player_id: str | None
-    kind: str
+    kind: StepKind
     idempotency_key: str
     client_key: str | None
     request: WalletRequest
@@ -48,7 +68,7 @@ async def record(
     session: AsyncSession,
     *,
     tournament_id: str,
-    kind: str,
+    kind: StepKind,
     key: str,
     request: WalletRequest,
     now: datetime,
@@ -82,7 +102,7 @@ async def get(session: AsyncSession, step_id: int, *, lock: bool = False) -> Mon
 
 
 async def find(
-    session: AsyncSession, tournament_id: str, kind: str, player_id: str, client_key: str
+    session: AsyncSession, tournament_id: str, kind: StepKind, player_id: str, client_key: str
 ) -> MoneyStep | None:
     """The step a caller's Idempotency-Key already asked for."""
     query = select(money_steps).where(
@@ -96,7 +116,7 @@ async def find(
 
 
 async def of_tournament(
-    session: AsyncSession, tournament_id: str, kinds: Sequence[str] | None = None
+    session: AsyncSession, tournament_id: str, kinds: Sequence[StepKind] | None = None
 ) -> list[MoneyStep]:
     query = select(money_steps).where(money_steps.c.tournament_id == tournament_id).order_by(money_steps.c.step_id)
     if kinds is not None:
@@ -141,7 +161,7 @@ def _step(row: object) -> MoneyStep:
         step_id=data["step_id"],
         tournament_id=data["tournament_id"],
         player_id=data["player_id"],
-        kind=data["kind"],
+        kind=StepKind(data["kind"]),
         idempotency_key=data["idempotency_key"],
         client_key=data["client_key"],
         request=WalletRequest(data["path"], json.loads(data["body"])),

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters.bus_messages import TableTimers
 from tournament_director.adapters.http import Answer
-from tournament_director.adapters.money_steps import MoneyStep
+from tournament_director.adapters.money_steps import MoneyStep, StepKind
 from tournament_director.adapters.rating import RatingClient
 from tournament_director.adapters.runs import RunCache
 from tournament_director.adapters.wallet import WalletClient
@@ -70,7 +70,7 @@ class Director:
     #: Set when money steps were recorded that nobody is driving yet (the money worker waits on it).
     money_waiting: asyncio.Event = field(default_factory=asyncio.Event)
     #: Money step kind -> what its answer does (registered by the use cases, see `wiring`).
-    completions: dict[str, Completion] = field(default_factory=dict)
+    completions: dict[StepKind, Completion] = field(default_factory=dict)
     #: The runs this process saved last (`adapters.runs`): no restore per hand while nobody else changed them.
     run_cache: RunCache = field(default_factory=RunCache)
 

@@ -6,7 +6,8 @@ and the invitation list (P-11.7). Every problem comes back at once as `[{field, 
 
 A template is built with its own parameters (`name`, `buy_in`, and e.g. `guarantee_cents`, `max_rebuys`),
 then any other definition field in the body is applied on top (`revise`), and the result validated like any
-definition. Satellites are refused: the run cannot play them yet.
+definition. A satellite is checked against its target too (P-3.4): it exists, still registers, and a seat costs
+its buy-in.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import jackpot_store, money_steps, tournaments
 from tournament_director.adapters import wallet as wallet_requests
+from tournament_director.adapters.money_steps import StepKind
 from tournament_director.adapters.tournaments import TournamentRecord
 from tournament_director.domain.entries import Price
 from tournament_director.domain.jackpots import (
@@ -69,7 +70,7 @@ async def award(
                 session,
                 tournament_id=tournament.tournament_id,
                 player_id=player,
-                kind="jackpot_award",
+                kind=StepKind.JACKPOT_AWARD,
                 key=f"{tournament.tournament_id}:jackpot:{programme_id}:{player}:{reference}",
                 request=wallet_requests.jackpot_award(concessionaire, player, tournament.currency, amount),
                 now=director.now(),

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tournament_director.adapters import money_steps, runs, tournaments
 from tournament_director.adapters import wallet as wallet_requests
 from tournament_director.adapters.bus_messages import tournament_event
+from tournament_director.adapters.money_steps import StepKind
 from tournament_director.adapters.tournaments import Registration, RegistrationStatus, Status, TournamentRecord
 from tournament_director.domain import run_messages
 from tournament_director.domain.cancellation import CancellationSettlement, refund_all_entries
@@ -98,7 +99,7 @@ async def start(director: Director, session: AsyncSession, tournament: Tournamen
                 session,
                 tournament_id=t,
                 player_id=player,
-                kind="sponsored_entry",
+                kind=StepKind.SPONSORED_ENTRY,
                 key=f"{t}:sponsored:{player}",
                 request=request,
                 now=now,

@@ -24,13 +24,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import money_steps
 from tournament_director.adapters.http import Answer, ServiceUnavailable
-from tournament_director.adapters.money_steps import MoneyStep, StepStatus
+from tournament_director.adapters.money_steps import MoneyStep, StepKind, StepStatus
 from tournament_director.service.context import Director
 
 log = logging.getLogger(__name__)
 
 #: Steps that a REST request drives itself and answers with.
-INTERACTIVE = frozenset({"buy_in", "ticket_entry", "rebuy", "addon", "unregister_refund"})
+INTERACTIVE = frozenset(
+    {StepKind.BUY_IN, StepKind.TICKET_ENTRY, StepKind.REBUY, StepKind.ADDON, StepKind.UNREGISTER_REFUND}
+)
 
 
 async def drive(director: Director, step_id: int) -> MoneyStep:

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tournament_director.adapters import money_steps, offers, runs, tournaments
 from tournament_director.adapters import wallet as wallet_requests
 from tournament_director.adapters.http import Answer
-from tournament_director.adapters.money_steps import MoneyStep, StepStatus
+from tournament_director.adapters.money_steps import MoneyStep, StepKind, StepStatus
 from tournament_director.adapters.tournaments import Status, TournamentRecord
 from tournament_director.domain.definition import AddonSettings, RebuySettings, TournamentDefinition
 from tournament_director.domain.run import RunError, TournamentRun
@@ -78,7 +78,7 @@ async def _record(
 ) -> int:
     """The purchase's money step: the one `client_key` already asked for, or a new one the run allows now."""
     tournament_id = tournament.tournament_id
-    asked = await money_steps.find(session, tournament_id, kind, player_id, client_key)
+    asked = await money_steps.find(session, tournament_id, StepKind(kind), player_id, client_key)
     if asked is not None:
         return asked.step_id
     refuse_if_cancelled(tournament)
@@ -93,7 +93,7 @@ async def _record(
     if refusal is not None:
         raise Conflict(f"{kind}_refused", f"No {kind} now: {refusal.value}.", reason=refusal.value)
     earlier = [
-        step for step in await money_steps.of_tournament(session, tournament_id, [kind]) if step.player_id == player_id
+        step for step in await money_steps.of_tournament(session, tournament_id, [StepKind(kind)]) if step.player_id == player_id
     ]
     if any(step.status is StepStatus.PENDING for step in earlier):
         raise Conflict("purchase_in_progress", f"A {kind} of this player is still being paid.")
@@ -112,7 +112,7 @@ async def _record(
         session,
         tournament_id=tournament_id,
         player_id=player_id,
-        kind=kind,
+        kind=StepKind(kind),
         key=f"{tournament_id}:{kind}:{player_id}:{len(earlier) + 1}",
         request=request,
         now=now,
@@ -126,7 +126,7 @@ async def on_paid(director: Director, session: AsyncSession, step: MoneyStep, an
         return
     player = step.player_id
     assert player is not None
-    kind: Kind = "rebuy" if step.kind == "rebuy" else "addon"
+    kind: Kind = "rebuy" if step.kind is StepKind.REBUY else "addon"
 
     def buy(run: TournamentRun, now: datetime) -> tuple[Message, ...]:
         return run.rebuy(player, now) if kind == "rebuy" else run.addon(player, now)
@@ -146,7 +146,7 @@ async def on_paid(director: Director, session: AsyncSession, step: MoneyStep, an
             session,
             tournament_id=step.tournament_id,
             player_id=player,
-            kind="purchase_refund",
+            kind=StepKind.PURCHASE_REFUND,
             key=_refund_key(step),
             request=request,
             now=director.now(),
@@ -178,7 +178,7 @@ async def on_refunded(director: Director, session: AsyncSession, step: MoneyStep
 
 async def decline_lapsed(director: Director, session: AsyncSession, tournament_id: str, player_id: str) -> None:
     """A rebuy offer ran out (P-4.2): declined — unless its payment is under way."""
-    if any(step.kind == "rebuy" for step in await money_steps.pending_for_player(session, tournament_id, player_id)):
+    if any(step.kind is StepKind.REBUY for step in await money_steps.pending_for_player(session, tournament_id, player_id)):
         return
     await offers.remove(session, tournament_id, player_id)
     with contextlib.suppress(RunError):  # answered meanwhile, or the tournament is over

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tournament_director.adapters import money_steps, tickets, tournaments
 from tournament_director.adapters import wallet as wallet_requests
 from tournament_director.adapters.http import Answer, ServiceUnavailable
-from tournament_director.adapters.money_steps import MoneyStep
+from tournament_director.adapters.money_steps import MoneyStep, StepKind
 from tournament_director.adapters.tickets import Ticket
 from tournament_director.adapters.tournaments import (
     HOLDING_A_SEAT,
@@ -41,7 +41,11 @@ from tournament_director.service.principals import Principal
 
 OPEN = (Status.ANNOUNCED, Status.REGISTERING)
 #: Refund step kind -> why the player left (`tournament.player.unregistered`).
-REFUND_REASONS = {"unregister_refund": "player", "sanction_refund": "sanction", "late_refund": "late_payment"}
+REFUND_REASONS = {
+    StepKind.UNREGISTER_REFUND: "player",
+    StepKind.SANCTION_REFUND: "sanction",
+    StepKind.LATE_REFUND: "late_payment",
+}
 
 
 @dataclass(frozen=True)
@@ -193,12 +197,12 @@ async def _record_payment(
     if registration.ticket_code is not None:
         ticket = await tickets.get(session, registration.ticket_code)
         assert ticket is not None
-        kind = "ticket_entry"
+        kind = StepKind.TICKET_ENTRY
         request = wallet_requests.ticket_entry(t, player, tournament.currency, ticket)
     else:
         price = tournament.definition.buy_in
         contribution = sum(jackpots.contributions(tournament, price, director.settings.tax_rate_bps).values())
-        kind = "buy_in"
+        kind = StepKind.BUY_IN
         request = wallet_requests.paid_entry(
             t, "buy_in", player, tournament.currency, price.prize_part_cents, price.fee_cents, contribution
         )
@@ -259,12 +263,12 @@ async def on_entry_paid(director: Director, session: AsyncSession, step: MoneySt
         if registration.ticket_code is not None:
             await tickets.use(session, registration.ticket_code, None, None)
         return
-    if step.kind == "buy_in":
+    if step.kind is StepKind.BUY_IN:
         price = tournament.definition.buy_in
         amounts = jackpots.contributions(tournament, price, director.settings.tax_rate_bps)
         await jackpots.credit(session, tournament, registration.concessionaire_id, amounts)
     if tournament.status is not Status.REGISTERING or registration.status is not RegistrationStatus.PAYING:
-        await give_back(director, session, tournament, registration, kind="late_refund")
+        await give_back(director, session, tournament, registration, kind=StepKind.LATE_REFUND)
         return
     await tournaments.set_registration_status(session, t, step.player_id, RegistrationStatus.REGISTERED)
     await _announce(director, session, tournament, registration)
@@ -287,7 +291,7 @@ async def unregister(director: Director, principal: Principal, tournament_id: st
             refuse_if_cancelled(tournament)
             if tournament.status not in OPEN:
                 raise Conflict("already_started", f"The tournament is {tournament.status.value}: too late to leave.")
-            step_id = await give_back(director, session, tournament, registration, kind="unregister_refund")
+            step_id = await give_back(director, session, tournament, registration, kind=StepKind.UNREGISTER_REFUND)
     if registration.status is RegistrationStatus.REFUNDING:
         refund = await step_by_key(director, _refund_key(registration))
         step_id = None if refund is None else refund.step_id
@@ -302,7 +306,7 @@ async def give_back(
     tournament: TournamentRecord,
     registration: Registration,
     *,
-    kind: str,
+    kind: StepKind,
 ) -> int | None:
     """The entry back as it was paid; `kind` says why (`REFUND_REASONS`). Returns the refund's money step, or
     None when nothing goes through the wallet (a ticket comes back as a fresh one; a freeroll cost nothing)."""
@@ -321,7 +325,7 @@ async def give_back(
             request=request,
             now=director.now(),
         )
-        if kind != "unregister_refund":
+        if kind is not StepKind.UNREGISTER_REFUND:
             director.wake_money_worker_after_commit(session)
         return step_id
     if registration.ticket_code is not None:

@@ -20,6 +20,7 @@ from platform_kit.events import tournament as events
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import tournaments
+from tournament_director.adapters.money_steps import StepKind
 from tournament_director.adapters.tournaments import Registration, RegistrationStatus, Status
 from tournament_director.domain.run import RunError, TournamentRun
 from tournament_director.domain.run_messages import Message
@@ -67,7 +68,7 @@ class Sanctions:
             if sanction.forfeit_entries:
                 await registrations.forfeit(self.director, session, tournament, registration)
             else:
-                await registrations.give_back(self.director, session, tournament, registration, kind="sanction_refund")
+                await registrations.give_back(self.director, session, tournament, registration, kind=StepKind.SANCTION_REFUND)
 
     async def _disqualify(
         self, session: AsyncSession, tournament_id: str, sanction: rating_bus.SanctionDecided

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tournament_director.adapters import money_steps, offers, tickets, tournaments
 from tournament_director.adapters import wallet as wallet_requests
 from tournament_director.adapters.http import Answer
-from tournament_director.adapters.money_steps import MoneyStep, StepStatus
+from tournament_director.adapters.money_steps import MoneyStep, StepKind, StepStatus
 from tournament_director.adapters.tournaments import Standing, Status, TournamentRecord
 from tournament_director.domain.cancellation import (
     CancellationSettlement,
@@ -37,7 +37,15 @@ from tournament_director.service import tickets as ticket_service
 from tournament_director.service.context import Director
 
 #: Steps that must all be posted before a finished or cancelled tournament is settled.
-SETTLEMENT_KINDS = ("sponsored_entry", "overlay", "payouts", "bonus_prizes", "refunds", "tax", "jackpot_award")
+SETTLEMENT_KINDS = (
+    StepKind.SPONSORED_ENTRY,
+    StepKind.OVERLAY,
+    StepKind.PAYOUTS,
+    StepKind.BONUS_PRIZES,
+    StepKind.REFUNDS,
+    StepKind.TAX,
+    StepKind.JACKPOT_AWARD,
+)
 #: Entries given back as they were paid (P-10.10), as opposed to shares of the prize pool.
 ENTRY_RETURNS = (RefundReason.ENTRY_PRIZE_PART, RefundReason.ENTRY_FEE)
 
@@ -86,7 +94,7 @@ async def cancelled(
     if returned:
         items = [(player, prize_part, fee) for player, (prize_part, fee) in sorted(returned.items())]
         await _record(
-            director, session, t, "refunds", f"{t}:refunds", wallet_requests.refunds(t, tournament.currency, items)
+            director, session, t, StepKind.REFUNDS, f"{t}:refunds", wallet_requests.refunds(t, tournament.currency, items)
         )
     await _pay_prizes(director, session, tournament, f"{t}:cancellation_shares", sorted(shares.items()))
     for line in ticket_lines:
@@ -137,18 +145,18 @@ async def complete_if_settled(director: Director, session: AsyncSession, tournam
     payments: dict[str, int] = {}
     bonus: dict[str, int] = {}
     for step in steps:
-        if step.kind == "payouts":
+        if step.kind is StepKind.PAYOUTS:
             for item in step.request.body["payouts"]:
                 payments[item["player_id"]] = payments.get(item["player_id"], 0) + item["amount"]
-        elif step.kind == "bonus_prizes":
+        elif step.kind is StepKind.BONUS_PRIZES:
             for item in step.request.body["prizes"]:
                 bonus[item["player_id"]] = bonus.get(item["player_id"], 0) + item["amount"]
-        elif step.kind == "refunds":
+        elif step.kind is StepKind.REFUNDS:
             for item in step.request.body["refunds"]:
                 amount = item["prize_part"] + item["fee"]
                 payments[item["player_id"]] = payments.get(item["player_id"], 0) + amount
 
-    def total(kind: str, cause: str | None = None) -> int:
+    def total(kind: StepKind, cause: str | None = None) -> int:
         return sum(
             step.request.body["amount"]
             for step in steps
@@ -163,9 +171,9 @@ async def complete_if_settled(director: Director, session: AsyncSession, tournam
             events.Payment(player_id=player, cash_cents=payments.get(player, 0), bonus_cents=bonus.get(player, 0))
             for player in sorted(payments.keys() | bonus.keys())
         ],
-        guarantee_overlay_cents=total("overlay", "guarantee"),
-        cancellation_overlay_cents=total("overlay", "cancellation"),
-        tax_cents=total("tax"),
+        guarantee_overlay_cents=total(StepKind.OVERLAY, "guarantee"),
+        cancellation_overlay_cents=total(StepKind.OVERLAY, "cancellation"),
+        tax_cents=total(StepKind.TAX),
         tickets_issued=await tickets.count_issued(session, tournament_id, "cancellation"),
     )
     await director.runtime.outbox.add(session, completed)
@@ -191,7 +199,7 @@ async def _accrue_tax(
     for concessionaire, base in sorted(bases.items()):
         if tax := tax_on(base, rate):
             request = wallet_requests.tax_accrual(t, concessionaire, tournament.currency, tax)
-            await _record(director, session, t, "tax", f"{t}:tax:{concessionaire}", request)
+            await _record(director, session, t, StepKind.TAX, f"{t}:tax:{concessionaire}", request)
 
 
 def _pays_bonus(tournament: TournamentRecord) -> bool:
@@ -210,9 +218,9 @@ async def _pay_prizes(
     if _pays_bonus(tournament):
         assert tournament.concessionaire_id is not None, "a freeroll's guarantee has a concessionaire (creation)"
         request = wallet_requests.bonus_prizes(t, tournament.concessionaire_id, currency, prizes)
-        await _record(director, session, t, "bonus_prizes", key, request)
+        await _record(director, session, t, StepKind.BONUS_PRIZES, key, request)
     else:
-        await _record(director, session, t, "payouts", key, wallet_requests.payouts(t, currency, prizes))
+        await _record(director, session, t, StepKind.PAYOUTS, key, wallet_requests.payouts(t, currency, prizes))
 
 
 async def _overlay(
@@ -225,14 +233,14 @@ async def _overlay(
     if tournament.concessionaire_id is None:
         raise ConservationError(f"{t} owes a {cause} overlay of {amount} and has no concessionaire to pay it")
     request = wallet_requests.overlay(t, cause, tournament.concessionaire_id, tournament.currency, amount)
-    await _record(director, session, t, "overlay", f"{t}:overlay:{cause}", request)
+    await _record(director, session, t, StepKind.OVERLAY, f"{t}:overlay:{cause}", request)
 
 
 async def _record(
     director: Director,
     session: AsyncSession,
     tournament_id: str,
-    kind: str,
+    kind: StepKind,
     key: str,
     request: wallet_requests.WalletRequest,
     player_id: str | None = None,

@@ -12,6 +12,7 @@ from platform_kit.events import rating as rating_bus
 from platform_kit.events import table as table_bus
 from platform_kit.runtime import ServiceRuntime
 
+from tournament_director.adapters.money_steps import StepKind
 from tournament_director.adapters.rating import RatingClient
 from tournament_director.adapters.wallet import WalletClient
 from tournament_director.service import money, purchases, registration, settlement
@@ -51,13 +52,13 @@ def build(
 
 def _register_completions(director: Director) -> None:
     completions = director.completions
-    for kind in ("buy_in", "ticket_entry"):
+    for kind in (StepKind.BUY_IN, StepKind.TICKET_ENTRY):
         completions[kind] = registration.on_entry_paid
     for kind in registration.REFUND_REASONS:
         completions[kind] = registration.on_refunded
-    for kind in ("rebuy", "addon"):
+    for kind in (StepKind.REBUY, StepKind.ADDON):
         completions[kind] = purchases.on_paid
-    completions["purchase_refund"] = purchases.on_refunded
+    completions[StepKind.PURCHASE_REFUND] = purchases.on_refunded
     for kind in settlement.SETTLEMENT_KINDS:
         completions[kind] = settlement.on_step_answered
 
