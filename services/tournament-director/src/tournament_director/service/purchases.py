@@ -93,7 +93,9 @@ async def _record(
     if refusal is not None:
         raise Conflict(f"{kind}_refused", f"No {kind} now: {refusal.value}.", reason=refusal.value)
     earlier = [
-        step for step in await money_steps.of_tournament(session, tournament_id, [StepKind(kind)]) if step.player_id == player_id
+        step
+        for step in await money_steps.of_tournament(session, tournament_id, [StepKind(kind)])
+        if step.player_id == player_id
     ]
     if any(step.status is StepStatus.PENDING for step in earlier):
         raise Conflict("purchase_in_progress", f"A {kind} of this player is still being paid.")
@@ -178,7 +180,9 @@ async def on_refunded(director: Director, session: AsyncSession, step: MoneyStep
 
 async def decline_lapsed(director: Director, session: AsyncSession, tournament_id: str, player_id: str) -> None:
     """A rebuy offer ran out (P-4.2): declined — unless its payment is under way."""
-    if any(step.kind is StepKind.REBUY for step in await money_steps.pending_for_player(session, tournament_id, player_id)):
+    if any(
+        step.kind is StepKind.REBUY for step in await money_steps.pending_for_player(session, tournament_id, player_id)
+    ):
         return
     await offers.remove(session, tournament_id, player_id)
     with contextlib.suppress(RunError):  # answered meanwhile, or the tournament is over

@@ -68,7 +68,9 @@ class Sanctions:
             if sanction.forfeit_entries:
                 await registrations.forfeit(self.director, session, tournament, registration)
             else:
-                await registrations.give_back(self.director, session, tournament, registration, kind=StepKind.SANCTION_REFUND)
+                await registrations.give_back(
+                    self.director, session, tournament, registration, kind=StepKind.SANCTION_REFUND
+                )
 
     async def _disqualify(
         self, session: AsyncSession, tournament_id: str, sanction: rating_bus.SanctionDecided

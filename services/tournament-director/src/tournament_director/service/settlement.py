@@ -94,7 +94,12 @@ async def cancelled(
     if returned:
         items = [(player, prize_part, fee) for player, (prize_part, fee) in sorted(returned.items())]
         await _record(
-            director, session, t, StepKind.REFUNDS, f"{t}:refunds", wallet_requests.refunds(t, tournament.currency, items)
+            director,
+            session,
+            t,
+            StepKind.REFUNDS,
+            f"{t}:refunds",
+            wallet_requests.refunds(t, tournament.currency, items),
         )
     await _pay_prizes(director, session, tournament, f"{t}:cancellation_shares", sorted(shares.items()))
     for line in ticket_lines:
