@@ -6,14 +6,13 @@ hand was in progress (and voids it, P-10). The live `Hand` object itself is only
 the `hands` row keeps what rebuilds it (configuration, deck, actions) for histories and audit.
 """
 
-from platform_kit.db import BigIntPK
+from platform_kit.db import BigIntPK, UtcDateTime
 from platform_kit.runtime import add_messaging_tables
 from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
     Column,
-    DateTime,
     Integer,
     MetaData,
     PrimaryKeyConstraint,
@@ -43,8 +42,11 @@ tables = Table(
     Column("hand_no", Integer, nullable=False),
     Column("current_hand_id", String(32), nullable=True),
     Column("public_state", JSON, nullable=True),  # the hand in progress as everyone sees it; no hidden card
-    Column("opened_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("hand_ended_at", UtcDateTime, nullable=True),  # the next hand waits for the pause after it
+    # A StartHand kept until its pause is over, {hand_no, level, due_at}; SQL NULL (not JSON null) when none.
+    Column("next_hand", JSON(none_as_null=True), nullable=True),
+    Column("opened_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
 )
 
 seats = Table(
@@ -80,8 +82,8 @@ hands = Table(
     Column("actions", JSON, nullable=False),  # [[seat, kind, amount], ...] as the engine applied them
     Column("deck", String(104), nullable=False),  # the shuffled deck (P-1.3): audit only, never published
     Column("end_stacks", JSON, nullable=True),
-    Column("started_at", DateTime(timezone=True), nullable=False),
-    Column("ended_at", DateTime(timezone=True), nullable=True),
+    Column("started_at", UtcDateTime, nullable=False),
+    Column("ended_at", UtcDateTime, nullable=True),
 )
 
 protections = Table(
@@ -99,6 +101,6 @@ chat_bans = Table(
     Column("sanction_id", String(100), primary_key=True),
     Column("player_id", String(100), nullable=False, index=True),
     Column("kind", String(40), nullable=False),
-    Column("starts_at", DateTime(timezone=True), nullable=False),
-    Column("ends_at", DateTime(timezone=True), nullable=True),
+    Column("starts_at", UtcDateTime, nullable=False),
+    Column("ends_at", UtcDateTime, nullable=True),
 )

@@ -8,12 +8,12 @@ from datetime import datetime
 from typing import Any
 
 from platform_kit.events.table import DisconnectPolicy, Level
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import case, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from table_engine.adapters.orm import chat_bans, hands, protections, seats, tables
 from table_engine.domain import BettingStructure, HandConfig
-from table_engine.service.model import Seat, Table
+from table_engine.service.model import NextHand, Seat, Table
 from table_engine.service.records import (
     RecordedAction,
     config_from_json,
@@ -89,6 +89,8 @@ async def load_table(session: AsyncSession, table_id: str) -> Table | None:
         current_hand_id=row["current_hand_id"],
         opened_at=row["opened_at"],
         seats={r["seat"]: _seat(r) for r in seat_rows},
+        hand_ended_at=row["hand_ended_at"],
+        next_hand=next_hand_from_json(row["next_hand"]) if row["next_hand"] else None,
     )
 
 
@@ -129,6 +131,27 @@ async def tables_with_hand_in_progress(session: AsyncSession, shard: int) -> lis
     return list(result.scalars())
 
 
+async def hands_waiting(session: AsyncSession, shard: int) -> dict[str, datetime]:
+    """The shard's tables that keep a StartHand for the end of its pause: table id -> when it is dealt."""
+    result = await session.execute(
+        select(tables.c.table_id, tables.c.next_hand).where(tables.c.shard == shard, tables.c.next_hand.is_not(None))
+    )
+    return {table_id: next_hand_from_json(next_hand).due_at for table_id, next_hand in result.all()}
+
+
+async def tables_nobody_acting(session: AsyncSession, shard: int) -> list[str]:
+    """The shard's open tables where every seated player sits out (`model.nobody_acting`)."""
+    acting = func.sum(case((seats.c.sitting_out, 0), else_=1))
+    result = await session.execute(
+        select(tables.c.table_id)
+        .join(seats, seats.c.table_id == tables.c.table_id)
+        .where(tables.c.shard == shard, tables.c.status != "closed")
+        .group_by(tables.c.table_id)
+        .having(acting == 0)
+    )
+    return list(result.scalars())
+
+
 async def public_table(session: AsyncSession, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     """The table row and its seat rows, for the public view."""
     row = (await session.execute(select(tables).where(tables.c.table_id == table_id))).mappings().first()
@@ -155,8 +178,22 @@ def _table_values(table: Table, public_state: dict[str, Any] | None, now: dateti
         "hand_no": table.hand_no,
         "current_hand_id": table.current_hand_id,
         "public_state": public_state,
+        "hand_ended_at": table.hand_ended_at,
+        "next_hand": _next_hand_json(table.next_hand) if table.next_hand else None,
         "updated_at": now,
     }
+
+
+def _next_hand_json(next_hand: NextHand) -> dict[str, Any]:
+    return {
+        "hand_no": next_hand.hand_no,
+        "level": next_hand.level.model_dump(mode="json"),
+        "due_at": next_hand.due_at.isoformat(),
+    }
+
+
+def next_hand_from_json(data: dict[str, Any]) -> NextHand:
+    return NextHand(data["hand_no"], Level.model_validate(data["level"]), datetime.fromisoformat(data["due_at"]))
 
 
 def _seat(row: Any) -> Seat:

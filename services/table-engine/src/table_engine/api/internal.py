@@ -5,24 +5,16 @@ has ended (P-1.4)."""
 
 from __future__ import annotations
 
-import hmac
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse
 from platform_kit.app import runtime_of
-from platform_kit.errors import ProblemError
+from platform_kit.internal_api import require_internal_token
 
 from table_engine.api.public import PHH_MEDIA_TYPE, phh_response
 from table_engine.service import queries
 from table_engine.service.queries import HandAudit, HandOwner
-
-
-async def require_internal_token(request: Request, x_internal_token: Annotated[str | None, Header()] = None) -> None:
-    expected = runtime_of(request).settings.internal_token
-    if x_internal_token is None or not hmac.compare_digest(x_internal_token.encode(), expected.encode()):
-        raise ProblemError("unauthorized", "A valid X-Internal-Token header is required.", status=401)
-
 
 router = APIRouter(prefix="/internal/v1", tags=["internal"], dependencies=[Depends(require_internal_token)])
 

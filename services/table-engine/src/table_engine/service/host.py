@@ -12,6 +12,9 @@ action clocks, and voids the hands a crash interrupted.
   deck, actions). After a failed transaction the cached hand is dropped and rebuilt from the database.
 - On start-up, every hand of this shard still in progress was interrupted: it is void (P-10), its stacks go
   back to their start-of-hand values and `table.hand.voided` tells the director to send the next StartHand.
+- Pace (machine.py): a StartHand that comes within `hand_pause_seconds` of the table's last hand is kept with
+  the table; the clock deals it when due. Kept hands are saved, so they survive a restart (the shard reads them
+  back at start-up), and dealing clears them in the same transaction: one is never dealt twice.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable, MutableSequence, Sequence
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from platform_kit.bus import Envelope
@@ -30,6 +33,7 @@ from platform_kit.events import Command
 from platform_kit.events import rating as rating_events
 from platform_kit.events import table as contract
 from platform_kit.events.table import shard_for, shard_queue
+from platform_kit.instants import as_utc
 from platform_kit.runtime import ServiceRuntime
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -71,11 +75,17 @@ class TableHost:
         self.shards = settings.table_engine_shards
         self.queue = shard_queue(self.shard)
         self.interval = settings.timer_interval_seconds
+        self.pause = timedelta(seconds=settings.hand_pause_seconds)
         self.ready = asyncio.Event()
         """Set once interrupted hands are void and the shard consumes its commands."""
         self._lock = asyncio.Lock()
         self._hands: dict[str, LiveHand] = {}
         self._stale: set[str] = set()
+        self._waiting: dict[str, datetime] = {}
+        """Table id -> when the StartHand it keeps is dealt (as saved)."""
+        self._nobody_acting: set[str] = set()
+        """Open tables where every seated player sits out (as saved)."""
+        self.metrics.nobody_acting.set_function(lambda: len(self._nobody_acting))
         self._consuming = False
 
     def install(self) -> None:
@@ -108,10 +118,13 @@ class TableHost:
             await asyncio.sleep(self.interval)
 
     async def recover(self) -> None:
-        """Void every hand of this shard that a crash interrupted (P-10)."""
+        """Void every hand of this shard that a crash interrupted (P-10); read back the hands kept for their
+        pause and the tables where nobody acts."""
         async with self._lock:
             async with self.runtime.db.transaction() as session:
                 interrupted = await store.tables_with_hand_in_progress(session, self.shard)
+                self._waiting = await store.hands_waiting(session, self.shard)
+                self._nobody_acting = set(await store.tables_nobody_acting(session, self.shard))
             for table_id in interrupted:
                 async with self.runtime.db.transaction() as session:
                     await self._void_interrupted(session, table_id)
@@ -119,17 +132,19 @@ class TableHost:
             log.warning("voided hands interrupted by a restart", extra={"tables": interrupted})
 
     async def tick(self) -> None:
-        """Apply the default action wherever a player's time ran out; resume tables dropped after a failure."""
+        """Apply the default action wherever a player's time ran out, deal the kept hands whose pause is over,
+        and resume tables dropped after a failure."""
         now = self.clock.now()
         due = {table_id for table_id, live in self._hands.items() if live.turn and live.turn.expires_at <= now}
+        due |= {table_id for table_id, due_at in self._waiting.items() if due_at <= now}
         for table_id in sorted(due | self._stale):
             async with self._lock:
                 self._stale.discard(table_id)
                 try:
                     async with self.runtime.db.transaction() as session:
-                        await self._run(session, table_id, None, TableMachine.expire)
+                        await self._run(session, table_id, None, lambda m: m.clock(self._new_hand))
                 except Exception:
-                    log.exception("action clock failed", extra={"table_id": table_id})
+                    log.exception("table clock failed", extra={"table_id": table_id})
                     self._forget(table_id)
 
     # --------------------------------------------------------------------------------------------- commands
@@ -184,9 +199,9 @@ class TableHost:
                     session, command.table_id, command, lambda m: m.add_chips(command.player_id, command.amount)
                 )
             case contract.StartHand():
-                deck = shuffled_deck(self.rng)  # P-1.3: a secure generator in production; recorded for audit
-                hand_id = uuid.uuid4().hex
-                await self._run(session, command.table_id, command, lambda m: m.start_hand(command, hand_id, deck))
+                await self._run(
+                    session, command.table_id, command, lambda m: m.start_hand(command, self._new_hand, self.pause)
+                )
             case contract.PauseTable():
                 await self._run(session, command.table_id, command, TableMachine.pause)
             case contract.CloseTable():
@@ -287,12 +302,29 @@ class TableHost:
             await store.end_hand(session, ended.hand_id, status=ended.status, end_stacks=ended.end_stacks, now=now)
         for player_id in machine.effects.protections_used:
             await store.count_protection(session, table.protection_scope, player_id)
+        self._index(table)
         for event, routing_key in machine.effects.messages:
             await self.runtime.outbox.add(session, event, routing_key=routing_key)
         if machine.live is None:
             self._hands.pop(table.table_id, None)
         else:
             self._hands[table.table_id] = machine.live
+
+    def _new_hand(self) -> tuple[str, list[int]]:
+        """A hand's id and deck, shuffled by a secure generator in production and recorded for audit (P-1.3)."""
+        return uuid.uuid4().hex, shuffled_deck(self.rng)
+
+    def _index(self, table: Table) -> None:
+        """Keep the clock's list of kept hands and the gauge of tables nobody plays at in step with the table."""
+        if table.next_hand is None:
+            self._waiting.pop(table.table_id, None)
+        else:
+            self._waiting[table.table_id] = table.next_hand.due_at
+        if not table.nobody_acting:
+            self._nobody_acting.discard(table.table_id)
+        elif table.table_id not in self._nobody_acting:
+            self._nobody_acting.add(table.table_id)
+            log.info("nobody acts at the table any more: it deals on at its pace", extra={"table_id": table.table_id})
 
     async def _refuse(self, session: AsyncSession, table_id: str, command: Command, refusal: Refusal) -> None:
         if isinstance(command, PLAYER_COMMANDS):
@@ -382,5 +414,4 @@ class TableHost:
 
 def _instant(text: str) -> datetime:
     """An ISO-8601 instant in UTC (a time without offset is taken as UTC), as the database compares them."""
-    value = datetime.fromisoformat(text)
-    return (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
+    return as_utc(datetime.fromisoformat(text))

@@ -3,6 +3,11 @@ publish. No I/O: the host (host.py) loads the table, runs one method, saves the 
 to the outbox in the same transaction.
 
 A refused command raises `Refusal` before anything changes; the host turns it into the rejection event.
+
+Pace: a hand is dealt no sooner than `pause` after the table's last hand ended. A StartHand that comes sooner
+is kept (`Table.next_hand`, saved with the table) and the timer (`clock`) deals it when its time comes, so a
+table plays at most 60 / pause hands a minute however fast the director answers — also when nobody acts and
+every hand is blinds posted and folded.
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from typing import Any, Literal
 
 from platform_kit.events import Event
 from platform_kit.events import table as contract
-from platform_kit.events.table import PRIVATE_PREFIX
 
 from table_engine.domain import (
     ActionKind,
@@ -30,7 +34,7 @@ from table_engine.domain import (
     next_positions,
 )
 from table_engine.service.live import LiveHand, Turn
-from table_engine.service.model import Seat, Table
+from table_engine.service.model import NextHand, Seat, Table
 from table_engine.service.protection import default_action, protect_all_in, protection_for
 from table_engine.service.records import RecordedAction, positions_to_json, rules_for
 from table_engine.service.translate import (
@@ -44,6 +48,10 @@ from table_engine.service.translate import (
 )
 
 _KINDS = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind.CALL}
+
+Dealer = Callable[[], tuple[str, Sequence[int]]]
+"""The id and the shuffled deck (P-1.3) of a hand about to be dealt: called only when one is, so that a kept
+StartHand draws no deck."""
 
 
 class Refusal(Exception):
@@ -70,12 +78,9 @@ class Effects:
     messages: list[tuple[Event, str]] = field(default_factory=list)
     protections_used: list[str] = field(default_factory=list)
 
-    def public(self, *events: Event) -> None:
-        self.messages.extend((event, event.TYPE) for event in events)
-
-    def private(self, event: Event) -> None:
-        """Only its owner may see it (P-1.4): a routing key no public subscription (`table.#`) matches."""
-        self.messages.append((event, PRIVATE_PREFIX + event.TYPE))
+    def emit(self, *events: Event) -> None:
+        """Under the routing key each event's contract declares (`Event.PRIVATE`: only its owner sees it, P-1.4)."""
+        self.messages.extend((event, event.routing_key()) for event in events)
 
 
 def new_table(
@@ -140,7 +145,7 @@ class TableMachine:
         table.seats[player.seat] = Seat(
             player.seat, player.player_id, player.stack, time_bank_ms=table.time_bank_seconds * 1000
         )
-        self.effects.public(
+        self.effects.emit(
             contract.PlayerSeated(table_id=table.table_id, tournament_id=table.tournament_id, player=player)
         )
 
@@ -155,13 +160,17 @@ class TableMachine:
 
     def add_chips(self, player_id: str, amount: int) -> None:
         seat = self._seat_of(player_id)
-        if self._in_hand(seat.seat):
+        # The director counts a hand it asked for as started: chips bought meanwhile wait for its end, so that
+        # the hand starts with the stacks the director has on record.
+        if self._in_hand(seat.seat) or self.table.next_hand is not None:
             seat.pending_chips += amount
         else:
             seat.stack += amount
 
     def pause(self) -> None:
+        """No hand starts until the next StartHand: one kept for its pause is dropped."""
         self._open_table().status = "paused"
+        self._drop_kept_hand()
 
     def close(self, reason: str) -> None:
         table = self._open_table()
@@ -169,39 +178,56 @@ class TableMachine:
         if live is not None:
             self.void(live.hand_id, live.hand_no, live.hand.config, live.start_stacks)
         table.status = "closed"
-        self.effects.public(
+        self._drop_kept_hand()
+        self.effects.emit(
             contract.TableClosed(table_id=table.table_id, tournament_id=table.tournament_id, reason=reason)
         )
 
-    def start_hand(self, command: contract.StartHand, hand_id: str, deck: Sequence[int]) -> None:
+    def start_hand(self, command: contract.StartHand, dealer: Dealer, pause: timedelta) -> None:
+        """Deal now if the pause after the last hand is over, else keep the command for `clock` to deal."""
         table = self._open_table()
         if self.live is not None:
             raise Refusal("hand_in_progress", f"hand {self.live.hand_id} is still being played")
+        if table.next_hand is not None:
+            waiting = table.next_hand
+            raise Refusal("hand_in_progress", f"hand {waiting.hand_no} is dealt at {waiting.due_at.isoformat()}")
+        ended = table.hand_ended_at
+        due_at = self.now if ended is None else max(self.now, ended + pause)
+        if due_at > self.now:
+            table.next_hand = NextHand(command.hand_no, command.level, due_at)
+            return
+        self._deal(command.hand_no, command.level, dealer)
+
+    def _deal(self, hand_no: int, level: contract.Level, dealer: Dealer) -> None:
+        """Deal hand `hand_no`; raises `Refusal` (nothing changed) when the seats cannot make a hand."""
+        table = self.table
         occupied = {n: s for n, s in table.seats.items() if s.stack > 0 and s.leaving is None}
         try:
             positions, dealt_in = self._positions(occupied)
-            rules = rules_for(table.structure, command.level, tournament=table.tournament_id is not None)
+            rules = rules_for(table.structure, level, tournament=table.tournament_id is not None)
             config = HandConfig(
                 rules, {n: SeatConfig(occupied[n].player_id, occupied[n].stack) for n in dealt_in}, positions
             )
+            hand_id, deck = dealer()
             hand = Hand(config, deck)
         except InvalidConfiguration as error:
             raise Refusal("cannot_deal", str(error)) from None
         table.status = "open"
-        table.level = command.level
-        table.hand_no = command.hand_no
+        table.level = level
+        table.hand_no = hand_no
         table.current_hand_id = hand_id
-        live = LiveHand(hand_id, command.hand_no, command.level, hand, [], dict(config.start_stacks))
+        table.next_hand = None
+        live = LiveHand(hand_id, hand_no, level, hand, [], dict(config.start_stacks))
         self.live = self.played = live
         self.started = deck
-        self.effects.public(
+        self.effects.emit(
             contract.HandStarted(
                 table_id=table.table_id,
                 tournament_id=table.tournament_id,
                 hand_id=hand_id,
-                hand_no=command.hand_no,
+                hand_no=hand_no,
                 button_seat=positions.button,
-                level=command.level,
+                level=level,
                 seats=[
                     contract.SeatedPlayer(seat=n, player_id=live.player_of(n), stack=live.start_stacks[n])
                     for n in live.dealt_in
@@ -209,7 +235,7 @@ class TableMachine:
             )
         )
         for n in live.dealt_in:
-            self.effects.private(
+            self.effects.emit(
                 contract.HoleCardsDealt(
                     table_id=table.table_id,
                     hand_id=hand_id,
@@ -218,7 +244,7 @@ class TableMachine:
                     cards=cards(hand.hole_cards(n)),
                 )
             )
-        self.effects.public(*new_events(table.table_id, live))
+        self.effects.emit(*new_events(table.table_id, live))
         self._advance()
 
     # -------------------------------------------------------------------------------------- player commands
@@ -259,7 +285,7 @@ class TableMachine:
         self._seat_of(player_id)
         if banned:
             raise Refusal("chat_banned", "the player may not chat (a chat ban or a ban is in force, P-12.3)")
-        self.effects.public(contract.ChatPosted(table_id=table.table_id, player_id=player_id, text=text))
+        self.effects.emit(contract.ChatPosted(table_id=table.table_id, player_id=player_id, text=text))
 
     def connection(self, player_id: str, connected: bool, protections_used: int) -> None:
         """The gateway saw the player's connection drop or come back (P-13.2)."""
@@ -289,6 +315,33 @@ class TableMachine:
         self._release_turn(n)  # folded, or checked when free, at the player's turn
 
     # ------------------------------------------------------------------------------------------------ clock
+
+    def clock(self, dealer: Dealer) -> None:
+        """The timer: the default action for a player out of time, or the kept hand once its pause is over."""
+        if self.live is not None:
+            self.expire()
+        else:
+            self.deal_due(dealer)
+
+    def deal_due(self, dealer: Dealer) -> None:
+        """Deal the kept StartHand if its time has come. Seats that cannot make a hand any more (players left
+        meanwhile) drop it with the rejection the director would have had for the command."""
+        table = self.table
+        waiting = table.next_hand
+        if waiting is None or self.now < waiting.due_at:
+            return
+        try:
+            self._deal(waiting.hand_no, waiting.level, dealer)
+        except Refusal as refusal:
+            self._drop_kept_hand()
+            self.effects.emit(
+                contract.CommandRejected(
+                    table_id=table.table_id,
+                    command=contract.StartHand.TYPE,
+                    code=refusal.code,
+                    message=refusal.message,
+                )
+            )
 
     def expire(self) -> bool:
         """Apply the default action if the player to act ran out of time (and time bank); True if so."""
@@ -320,7 +373,7 @@ class TableMachine:
         ]
         for player in restored:
             table.seats[player.seat].stack = player.stack  # dealt-in players keep their seats until the hand ends
-        self.effects.public(
+        self.effects.emit(
             contract.HandVoided(
                 table_id=table.table_id,
                 tournament_id=table.tournament_id,
@@ -405,7 +458,7 @@ class TableMachine:
         live.actions.append(recorded)
         live.turn = None
         flag = (recorded.seat, automatic) if automatic is not None else None
-        self.effects.public(*new_events(self.table.table_id, live, flag))
+        self.effects.emit(*new_events(self.table.table_id, live, flag))
 
     def _advance(self) -> None:
         """Play for the players who do not decide (sitting out, disconnected, leaving) until someone must
@@ -438,7 +491,7 @@ class TableMachine:
 
     def _announce_turn(self, live: LiveHand, turn: Turn) -> None:
         legal = live.hand.legal_actions()
-        self.effects.public(
+        self.effects.emit(
             contract.ActionRequested(
                 table_id=self.table.table_id,
                 hand_id=live.hand_id,
@@ -501,11 +554,11 @@ class TableMachine:
         for n in live.dealt_in:
             back = paid_before.get(n, 0) - paid_after.get(n, 0)
             if back > 0:
-                self.effects.public(returned(table_id, live, n, back))
+                self.effects.emit(returned(table_id, live, n, back))
         dealt = len(before.board)
         for event in protected.hand.events:
             if isinstance(event, StreetDealt) and len(event.board) > dealt:
-                self.effects.public(street_dealt(table_id, live.hand_id, event))
+                self.effects.emit(street_dealt(table_id, live.hand_id, event))
         live.published = len(protected.hand.events)
         if live.turn is not None and live.turn.seat != protected.hand.to_act:
             live.turn = None
@@ -517,7 +570,7 @@ class TableMachine:
     ) -> None:
         live = self.live
         assert live is not None
-        self.effects.public(
+        self.effects.emit(
             contract.PlayerProtectionApplied(
                 table_id=self.table.table_id, hand_id=live.hand_id, player_id=live.player_of(seat), outcome=outcome
             )
@@ -526,7 +579,7 @@ class TableMachine:
     def _sitting_out_changed(
         self, seat: Seat, reason: Literal["requested", "timeout", "disconnected", "reconnected"]
     ) -> None:
-        self.effects.public(
+        self.effects.emit(
             contract.SittingOutChanged(
                 table_id=self.table.table_id,
                 player_id=seat.player_id,
@@ -540,26 +593,37 @@ class TableMachine:
         table = self.table
         positions = live.hand.config.positions
         events, end = completion_events(table.table_id, table.tournament_id, live, positions.button)
-        self.effects.public(*events)
+        self.effects.emit(*events)
         for n, stack in end.items():
             table.seats[n].stack = stack
         table.positions = positions
         self._end_hand(EndedHand(live.hand_id, "completed", end))
 
     def _end_hand(self, ended: EndedHand) -> None:
-        """Between hands again: deferred chips and unseats apply now."""
+        """Between hands again: deferred chips and unseats apply now, and the pause before the next hand runs."""
         self.table.current_hand_id = None
+        self.table.hand_ended_at = self.now
         self.live = None
         self.ended = ended
+        self._credit_pending_chips()
         for seat in list(self.table.seats.values()):
-            seat.stack += seat.pending_chips
-            seat.pending_chips = 0
             if seat.leaving is not None:
                 self._unseat(seat, seat.leaving)
 
+    def _drop_kept_hand(self) -> None:
+        """The kept StartHand will not be dealt: chips bought while it waited are the players' at once."""
+        if self.table.next_hand is not None:
+            self.table.next_hand = None
+            self._credit_pending_chips()
+
+    def _credit_pending_chips(self) -> None:
+        for seat in self.table.seats.values():
+            seat.stack += seat.pending_chips
+            seat.pending_chips = 0
+
     def _unseat(self, seat: Seat, reason: str) -> None:
         del self.table.seats[seat.seat]
-        self.effects.public(
+        self.effects.emit(
             contract.PlayerUnseated(
                 table_id=self.table.table_id,
                 tournament_id=self.table.tournament_id,

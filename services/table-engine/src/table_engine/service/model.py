@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -24,7 +25,8 @@ class Seat:
     sit_out_reason: SitOutReason | None = None
     connected: bool = True
     pending_chips: int = 0
-    """Rebuy or add-on chips that arrived during a hand the player is in: added when it ends."""
+    """Rebuy or add-on chips that arrived during a hand the player is in, or while the table waits to deal the
+    hand the director asked for (which the director counts as started): added when that hand ends."""
     leaving: str | None = None
     """The reason of an unseat that arrived during a hand the player is in: applied when it ends."""
 
@@ -40,6 +42,23 @@ class Seat:
             return False
         self.sitting_out, self.sit_out_reason = False, None
         return True
+
+
+def nobody_acting(status: TableStatus, sitting_out: Iterable[bool]) -> bool:
+    """An open table where every seated player sits out (an empty table is not one): it plays on by itself at
+    the pace of `hand_pause_seconds`, blinds and antes posted, until the rising blinds bust someone. Staff see
+    it in the table's state and in the shard's gauge."""
+    flags = list(sitting_out)
+    return status != "closed" and bool(flags) and all(flags)
+
+
+@dataclass(frozen=True)
+class NextHand:
+    """A StartHand the table took while the pause after its last hand ran: the timer deals it at `due_at`."""
+
+    hand_no: int
+    level: Level
+    due_at: datetime
 
 
 @dataclass
@@ -61,6 +80,14 @@ class Table:
     current_hand_id: str | None
     opened_at: datetime
     seats: dict[int, Seat] = field(default_factory=dict)
+    hand_ended_at: datetime | None = None
+    """When the last hand ended (completed or voided): the next one is dealt no sooner than the pause after it."""
+    next_hand: NextHand | None = None
+    """The hand the director asked for, waiting for the pause to end; at most one, and never with a hand in play."""
+
+    @property
+    def nobody_acting(self) -> bool:
+        return nobody_acting(self.status, (seat.sitting_out for seat in self.seats.values()))
 
     def seat_of(self, player_id: str) -> Seat | None:
         return next((seat for seat in self.seats.values() if seat.player_id == player_id), None)

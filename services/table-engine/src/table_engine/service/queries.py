@@ -8,7 +8,7 @@ while it is played, its cards are its players' alone, staff included (P-1.4).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from platform_kit.db import Database
@@ -21,6 +21,7 @@ from table_engine.adapters.store import HandRecord
 from table_engine.domain import cards_text
 from table_engine.phh.notation import dumps
 from table_engine.phh.writer import audit_history, write
+from table_engine.service.model import nobody_acting
 from table_engine.service.records import replay
 
 
@@ -58,6 +59,16 @@ class TableView(BaseModel):
     level: Level | None
     button_seat: int | None = Field(description="The button of the hand in progress, else of the last hand.")
     hand: HandView | None
+    next_hand_at: datetime | None = Field(
+        None,
+        description="Between hands: when the hand the director asked for is dealt (the pause after the last "
+        "hand, while a client shows its showdown); None when no hand is waiting.",
+    )
+    nobody_acting: bool = Field(
+        False,
+        description="Every seated player sits out: the table deals on by itself at its pace, blinds and antes "
+        "posted and hands folded or checked, until the rising blinds bust someone.",
+    )
     seats: list[SeatView]
 
 
@@ -114,6 +125,8 @@ async def table_view(db: Database, table_id: str) -> TableView:
         level=Level.model_validate(row["level"]) if row["level"] else None,
         button_seat=positions["button"] if positions else None,
         hand=hand,
+        next_hand_at=store.next_hand_from_json(row["next_hand"]).due_at if row["next_hand"] else None,
+        nobody_acting=nobody_acting(row["status"], (seat["sitting_out"] for seat in seat_rows)),
         seats=[
             SeatView(
                 seat=seat["seat"],
@@ -171,8 +184,8 @@ def _summary(record: HandRecord) -> HandSummary:
             for seat in config.order
         ],
         end_stacks=record.end_stacks,
-        started_at=_utc(record.started_at),
-        ended_at=_utc(record.ended_at) if record.ended_at else None,
+        started_at=record.started_at,
+        ended_at=record.ended_at,
     )
 
 
@@ -234,8 +247,3 @@ def _phh_fields(record: HandRecord) -> dict[str, object]:
         # All-in protection (P-13.2): the player played for the chips already in; these stayed theirs.
         fields["_set_aside"] = [record.set_aside.get(seat, 0) for seat in record.config.order]
     return fields
-
-
-def _utc(value: datetime) -> datetime:
-    """SQLite gives back naive datetimes; everything is stored in UTC."""
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
