@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 from messaging_fixture import CreditGranted, create_schema, metadata
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -13,7 +12,7 @@ from platform_kit import correlation
 from platform_kit.app import create_service_app
 from platform_kit.bus import Envelope, InMemoryBus
 from platform_kit.runtime import ServiceRuntime
-from platform_kit.testing import eventually
+from platform_kit.testing import eventually, running_app
 from sqlalchemy.ext.asyncio import AsyncSession
 from test_service_app import DemoSettings, router
 
@@ -46,10 +45,7 @@ async def test_trace_and_correlation_id_follow_an_event_from_request_to_consumer
     consumer.on(CreditGranted.TYPE, remember_correlation)
     app = create_service_app(producer, title="Demo", description="traced", routers=[router])
     await consumer.start()
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://demo") as http,
-    ):
+    async with running_app(app, "http://demo") as http:
         await http.post("/credits/ann/5", headers={"X-Request-ID": "trace-me"})
         await eventually(lambda: _true(bool(seen)))
     await consumer.stop()

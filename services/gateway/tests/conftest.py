@@ -1,34 +1,25 @@
-import shutil
 import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from gateway.app import MIGRATIONS
 from platform_kit.clock import FrozenClock
-from platform_kit.migrations import upgrade_to_head
+from platform_kit.testing import MigratedSqlite
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from fake_services import FakeServices
-from gateway_test_support import MIGRATIONS, Driver, fast_settings, running
+from gateway_test_support import Driver, fast_settings, running
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture(scope="session")
-def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One migrated SQLite file, copied for each test: migrating per test would dominate the suite's time."""
-    path = tmp_path_factory.mktemp("template") / "gateway.db"
-    upgrade_to_head(f"sqlite+aiosqlite:///{path}", MIGRATIONS)
-    return path
-
-
 @pytest.fixture
-def database_url(migrated_template: Path, tmp_path: Path) -> str:
-    path = tmp_path / "gateway.db"
-    shutil.copy(migrated_template, path)
-    return f"sqlite+aiosqlite:///{path}"
+def database_url(migrated_sqlite: MigratedSqlite, tmp_path: Path) -> str:
+    """A migrated gateway database of the test's own (start the gateway with migrate_on_start=False)."""
+    return migrated_sqlite.copy(MIGRATIONS, tmp_path / "gateway.db")
 
 
 @pytest.fixture

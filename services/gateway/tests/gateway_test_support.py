@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,8 +14,8 @@ from gateway.service.components import GatewayComponents
 from gateway.settings import Settings
 from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
+from platform_kit.testing import running_app
 
-MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
 ADMIN_EMAIL = "admin@example.com"
 ADMIN_PASSWORD = "admin-test-password"
 PASSWORD = "long enough password"
@@ -140,7 +139,5 @@ async def running(
     """`services`: the other services' fakes (`FakeServices().transport()`); without it they are unreachable."""
     bus = InMemoryBus()
     app = create_app(settings, bus=bus, clock=clock, services_transport=services)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test") as http:
-            yield Driver(app, http, bus)
+    async with running_app(app, "http://gateway.test") as http:
+        yield Driver(app, http, bus)

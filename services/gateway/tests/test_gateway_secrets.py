@@ -4,14 +4,13 @@ Standalone still starts on the defaults, so that a newcomer can try the platform
 
 from typing import Any
 
-import httpx
 import pytest
-from fastapi import FastAPI
 from gateway.app import create_app
 from gateway.settings import DEV_ADMIN_PASSWORD, DEV_JWT_SECRET, Settings
 from platform_kit.bus import InMemoryBus
 from platform_kit.development_secrets import DevelopmentSecretsRefused
 from platform_kit.settings import DEV_INTERNAL_TOKEN
+from platform_kit.testing import running_app
 
 DEPLOYED_BUS = "amqp://guest:guest@rabbit.invalid:5672/"
 FRESH = {
@@ -33,10 +32,6 @@ def settings(database_url: str, **values: Any) -> Settings:
     )
 
 
-def client(app: FastAPI) -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway.test")
-
-
 @pytest.mark.parametrize(
     "defaulted",
     [["jwt_secret"], ["admin_password"], ["internal_token"], ["jwt_secret", "admin_password", "internal_token"]],
@@ -56,12 +51,12 @@ async def test_a_deployed_gateway_refuses_development_secrets_and_names_them(
 
 async def test_a_deployed_gateway_with_its_own_secrets_starts(database_url: str) -> None:
     app = create_app(settings(database_url, bus_url=DEPLOYED_BUS, **FRESH), bus=InMemoryBus())
-    async with app.router.lifespan_context(app), client(app) as http:
+    async with running_app(app, "http://gateway.test") as http:
         assert (await http.get("/healthz")).status_code == 200
 
 
 async def test_a_standalone_gateway_starts_on_the_development_defaults(database_url: str) -> None:
     app = create_app(settings(database_url), bus=InMemoryBus())
-    async with app.router.lifespan_context(app), client(app) as http:
+    async with running_app(app, "http://gateway.test") as http:
         login = {"email": "admin@example.com", "password": DEV_ADMIN_PASSWORD}
         assert (await http.post("/api/v1/auth/staff/login", json=login)).status_code == 200

@@ -5,6 +5,7 @@ they came."""
 from typing import Any
 
 import httpx
+import pytest
 from fake_services import FakeServices, ok, problem
 from gateway.domain.restrictions import RestrictionKind
 from gateway.service.restrictions import set_player_restriction
@@ -16,8 +17,10 @@ from test_access import two_concessionaires
 KEY = "7f1c0a9e-1c2b-4c52-9a57-0e8f1f6f4a11"
 
 
+# Every entry the director takes is relayed as named, a freeroll's free entry (P-9.1) too.
+@pytest.mark.parametrize("entry", ["buy_in", "ticket", "satellite", "freeroll"])
 async def test_a_player_registers_themself_with_their_concessionaire_and_key(
-    driver: Driver, services: FakeServices
+    driver: Driver, services: FakeServices, entry: str
 ) -> None:
     services.on(
         "tournament-director", "POST", r"/internal/v1/tournaments/snd-1/registrations", ok({"registered": 2}, 201)
@@ -27,7 +30,7 @@ async def test_a_player_registers_themself_with_their_concessionaire_and_key(
         "POST",
         "/api/v1/tournaments/snd-1/registrations",
         token=mario["access_token"],
-        json={"entry": "buy_in"},
+        json={"entry": entry},
         key=KEY,
         expect=201,
     )
@@ -37,7 +40,7 @@ async def test_a_player_registers_themself_with_their_concessionaire_and_key(
     assert call.body == {
         "player_id": principal["id"],
         "concessionaire_id": principal["concessionaire_id"],
-        "entry": "buy_in",
+        "entry": entry,
     }
     assert call.header("Idempotency-Key") == KEY
     assert (call.header("X-Principal-Role"), call.header("X-Principal-Id")) == ("player", principal["id"])

@@ -9,12 +9,12 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from gateway.adapters.service_client import ServiceClient
-from gateway.api.idempotency import IdempotencyKey
 from gateway.api.problems import install_problem_handlers
 from gateway.domain.roles import Principal, Role
 from platform_kit import correlation
 from platform_kit.app import CorrelationMiddleware
 from platform_kit.errors import Conflict, ProblemError, install_handlers
+from platform_kit.idempotency import IdempotencyKey
 
 PLAYER = Principal(Role.PLAYER, "p1", "conc-a", "Mario")
 

@@ -1,6 +1,5 @@
 """Shared builders for the conduct and sanctions tests (P-12), and the running service for the service tests."""
 
-import shutil
 import sys
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
@@ -88,25 +87,15 @@ def record_of() -> Callable[..., SanctionRecord]:
 # The service tests share a support module next to this file.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from platform_kit.migrations import upgrade_to_head  # noqa: E402
+from platform_kit.testing import MigratedSqlite  # noqa: E402
 from rating.app import MIGRATIONS  # noqa: E402
 from rating_service_support import Service, running_service  # noqa: E402
 
 
-@pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An SQLite database at the head migration, built once: each service test starts from a copy."""
-    path = tmp_path_factory.mktemp("template") / "rating.db"
-    upgrade_to_head(f"sqlite+aiosqlite:///{path}", MIGRATIONS)
-    return path
-
-
 @pytest.fixture
-def fresh_sqlite(migrated_sqlite: Path, tmp_path: Path) -> str:
+def fresh_sqlite(migrated_sqlite: MigratedSqlite, tmp_path: Path) -> str:
     """The URL of a migrated SQLite database of this test's own (start it with migrate_on_start=False)."""
-    database = tmp_path / "rating.db"
-    shutil.copyfile(migrated_sqlite, database)
-    return f"sqlite+aiosqlite:///{database}"
+    return migrated_sqlite.copy(MIGRATIONS, tmp_path / "rating.db")
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from platform_kit.clock import FrozenClock
 from platform_kit.events.base import Event
 from platform_kit.events.gateway import PlayerRegistered
 from platform_kit.events.tournament import RankedPlayer, TournamentFinished
-from platform_kit.testing import eventually
+from platform_kit.testing import eventually, running_app
 from rating.app import create_app
 from rating.settings import Settings
 
@@ -119,12 +119,7 @@ async def running_service(database_url: str, *, now: datetime = NOW, **settings:
     app = create_app(
         Settings(database_url=database_url, internal_token=TOKEN, **(options | settings)), bus=bus, clock=clock
     )
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://rating", headers={"X-Internal-Token": TOKEN}
-        ) as http,
-    ):
+    async with running_app(app, "http://rating", headers={"X-Internal-Token": TOKEN}) as http:
 
         async def started() -> object:
             return (await http.get("/v1/leaderboard")).json()["day"]

@@ -115,7 +115,7 @@ async def test_p12_2_players_cannot_decide_sanctions(room: Service) -> None:
 
 async def test_conduct_calls_need_the_principal_the_gateway_authenticated(room: Service) -> None:
     missing = await room.http.post("/internal/v1/reports", json={"offender_id": "bad", "offence": "other"})
-    assert (missing.status_code, missing.json()["code"]) == (401, "rating.principal_missing")
+    assert (missing.status_code, missing.json()["code"]) == (401, "principal_missing")
     partner = {"X-Principal-Role": "partner", "X-Principal-Id": "key-1", "X-Concessionaire-Id": "room-a"}
     refused = await room.http.get("/internal/v1/reports", headers=partner)
     assert refused.status_code == 403

@@ -3,7 +3,6 @@ the `platform` fixture of the service tests (totalizator_harness.py)."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -17,7 +16,7 @@ import pytest
 # The service tests share a harness (totalizator_harness.py): the totalizator and the real wallet, in-process.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from platform_kit.migrations import upgrade_to_head
+from platform_kit.testing import MigratedSqlite
 from totalizator.app import MIGRATIONS as TOTALIZATOR_MIGRATIONS
 from totalizator.domain import MATCH_COUNT, Coupon, CurrencyTerms, Draw, Match, standard_options
 from totalizator.domain.coupon import encode_picks
@@ -98,29 +97,16 @@ def kit() -> Kit:
     return Kit()
 
 
-@pytest.fixture(scope="session")
-def migrated_databases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Empty SQLite databases of the totalizator and the wallet at their latest migration, made once per
-    session: each service test starts from a copy instead of migrating (which costs more than most tests)."""
-    folder = tmp_path_factory.mktemp("migrated")
-    files = {}
-    for service, migrations in [("totalizator", TOTALIZATOR_MIGRATIONS), ("wallet", WALLET_MIGRATIONS)]:
-        files[service] = folder / f"{service}.db"
-        upgrade_to_head(f"sqlite+aiosqlite:///{files[service]}", migrations)
-    return files
-
-
 @pytest.fixture
-def start_platform(tmp_path: Path, migrated_databases: dict[str, Path]) -> PlatformFactory:
-    """Starts the totalizator on SQLite with the real wallet (its own SQLite database), both in-process;
-    keyword arguments go to harness.running (e.g. `wrap_wallet` to inject faults)."""
+def start_platform(tmp_path: Path, migrated_sqlite: MigratedSqlite) -> PlatformFactory:
+    """Starts the totalizator on SQLite with the real wallet (its own SQLite database), both in-process and on
+    fresh copies of migrated databases; keyword arguments go to harness.running (e.g. `wrap_wallet` to inject
+    faults)."""
 
     def start(**options: Any) -> AbstractAsyncContextManager[Platform]:
-        urls = []
-        for template in migrated_databases.values():
-            shutil.copyfile(template, tmp_path / template.name)
-            urls.append(f"sqlite+aiosqlite:///{tmp_path / template.name}")
-        return running(*urls, migrate=False, **options)
+        totalizator = migrated_sqlite.copy(TOTALIZATOR_MIGRATIONS, tmp_path / "totalizator.db")
+        wallet = migrated_sqlite.copy(WALLET_MIGRATIONS, tmp_path / "wallet.db")
+        return running(totalizator, wallet, migrate=False, **options)
 
     return start
 

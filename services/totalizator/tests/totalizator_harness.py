@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
 from platform_kit.runtime import ServiceRuntime
+from platform_kit.testing import running_app
 from totalizator.adapters.wallet_client import HttpWallet
 from totalizator.app import create_app
 from totalizator.domain import standard_options
@@ -189,7 +190,8 @@ def settings(url: str, **overrides: Any) -> Settings:
 
 
 @asynccontextmanager
-async def running_wallet(url: str, *, migrate: bool = True) -> AsyncIterator[FastAPI]:
+async def running_wallet(url: str, *, migrate: bool = True) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
+    """The real wallet started, and a client to it for the tests' own calls."""
     app = create_wallet_app(
         WalletSettings(
             database_url=url,
@@ -199,8 +201,8 @@ async def running_wallet(url: str, *, migrate: bool = True) -> AsyncIterator[Fas
         ),
         bus=InMemoryBus(),
     )
-    async with app.router.lifespan_context(app):
-        yield app
+    async with running_app(app, "http://wallet") as http:
+        yield app, http
 
 
 @asynccontextmanager
@@ -244,18 +246,14 @@ async def running(
     clock = FrozenClock(NOW)
     bus = InMemoryBus()
     overrides.setdefault("migrate_on_start", migrate)
-    async with running_wallet(wallet_url, migrate=migrate) as wallet_app:
+    async with running_wallet(wallet_url, migrate=migrate) as (wallet_app, wallet_http):
         port: Wallet = http_wallet(wallet_app, wrap_transport)
         if wrap_wallet is not None:
             port = wrap_wallet(port)
         app = create_app(
             settings(totalizator_url, **overrides), bus=bus, clock=clock, wallet=port, rng=random.Random(7)
         )
-        async with (
-            app.router.lifespan_context(app),
-            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://totalizator") as http,
-            httpx.AsyncClient(transport=httpx.ASGITransport(app=wallet_app), base_url="http://wallet") as wallet_http,
-        ):
+        async with running_app(app, "http://totalizator") as http:
             yield Platform(app, http, wallet_http, clock, bus)
 
 

@@ -313,7 +313,7 @@ async def test_unknown_accounts_and_bad_requests_are_refused_clearly(api: Wallet
     problem(await api.command("/v1/tournaments/t1/entries", floaty), 422, "validation_failed")
     problem(await api.buy_in("t1", "p1", 900, 100, "XXX"), 422, "unknown_currency")
     no_key = await api.http.post("/v1/partner/funding", json={}, headers={"X-Internal-Token": "dev-internal-token"})
-    problem(no_key, 400, "idempotency_key_missing")
+    problem(no_key, 400, "idempotency_key_required")
     no_token = await api.http.get("/v1/reconciliation")
     problem(no_token, 401, "unauthorized")
 

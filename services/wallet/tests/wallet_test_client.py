@@ -11,6 +11,7 @@ import httpx
 from fastapi import FastAPI
 from platform_kit.bus import InMemoryBus
 from platform_kit.clock import Clock
+from platform_kit.testing import running_app
 from wallet.app import create_app
 from wallet.settings import Settings
 
@@ -127,8 +128,5 @@ async def running_wallet(
     url: str, *, clock: Clock | None = None, **overrides: Any
 ) -> AsyncIterator[tuple[FastAPI, WalletApi]]:
     app = create_app(settings(url, **overrides), bus=InMemoryBus(), clock=clock)
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://wallet", timeout=60) as http,
-    ):
+    async with running_app(app, "http://wallet", timeout=60) as http:
         yield app, WalletApi(http)

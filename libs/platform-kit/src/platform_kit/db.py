@@ -12,6 +12,8 @@ from sqlalchemy import BigInteger, DateTime, Dialect, Integer, TypeDecorator, ev
 from sqlalchemy.engine.url import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+from platform_kit.instants import as_utc
+
 __all__ = ["BigIntPK", "Database", "UtcDateTime"]
 
 # Auto-incrementing 64-bit keys on PostgreSQL; SQLite only auto-increments an INTEGER PRIMARY KEY.
@@ -22,7 +24,8 @@ class UtcDateTime(TypeDecorator[datetime]):
     """An aware instant, stored in UTC; its DDL is plain `DateTime(timezone=True)`.
 
     SQLite keeps no offset: it is dropped on the way in (after converting to UTC) and put back on the way out,
-    so both databases hand back aware UTC datetimes. A naive datetime is refused rather than guessed at.
+    so both databases hand back aware UTC datetimes (`platform_kit.instants.as_utc`). A naive datetime is refused
+    on the way in rather than guessed at: every clock of the platform is aware.
     """
 
     impl = DateTime(timezone=True)
@@ -38,8 +41,7 @@ class UtcDateTime(TypeDecorator[datetime]):
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        moment: datetime = value
-        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+        return as_utc(value)
 
 
 class Database:

@@ -1,4 +1,6 @@
-"""Pytest fixtures for the real PostgreSQL and RabbitMQ on the machine (registered in the root conftest).
+"""What every service's tests share (registered as a pytest plugin in the root conftest): fixtures for the
+real PostgreSQL and RabbitMQ on the machine, SQLite databases already at a service's latest migration, a
+service app started in process with an HTTP client, and `eventually` to wait for what a test expects.
 
 Outside CI, a test that needs a server which is not running is skipped with a loud reason; with CI=true it
 fails instead, so a green CI run always means the integration tests really ran.
@@ -8,13 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import socket
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from typing import TypeVar
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlparse
 
+import httpx
 import pytest
+
+from platform_kit.migrations import upgrade_to_head
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 POSTGRES_ADMIN_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 T = TypeVar("T")
@@ -88,17 +100,80 @@ def unique_name() -> str:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path: object) -> Iterator[str]:
-    yield f"sqlite+aiosqlite:///{tmp_path}/service.db"
+def sqlite_url(tmp_path: Path) -> Iterator[str]:
+    yield _sqlite_url(tmp_path / "service.db")
 
 
-async def eventually(check: Callable[[], Awaitable[T]], timeout: float = 10.0, interval: float = 0.05) -> T:
-    """Poll an async `check()` until it returns a truthy value; fail with the last value after `timeout`."""
-    deadline = asyncio.get_running_loop().time() + timeout
+def _sqlite_url(path: Path) -> str:
+    return f"sqlite+aiosqlite:///{path}"
+
+
+class MigratedSqlite:
+    """SQLite databases at a service's latest migration, each migrated once per test session (per xdist worker)
+    and copied for every test that asks: migrating a database per test costs more than most tests do. A service
+    started on a copy is started with `migrate_on_start=False`."""
+
+    def __init__(self, folder: Path) -> None:
+        self._folder = folder
+        self._templates: dict[Path, Path] = {}
+
+    def copy(self, migrations: Path, destination: Path) -> str:
+        """A fresh database at `destination` (a file path) as the Alembic folder `migrations` builds it; its URL."""
+        shutil.copyfile(self._template(migrations), destination)
+        return _sqlite_url(destination)
+
+    def _template(self, migrations: Path) -> Path:
+        template = self._templates.get(migrations)
+        if template is None:
+            template = self._folder / f"{len(self._templates)}-{migrations.parent.name}.db"
+            # In a thread of its own: Alembic's env.py runs an event loop, which cannot start inside a test's.
+            with ThreadPoolExecutor(max_workers=1) as thread:
+                thread.submit(upgrade_to_head, _sqlite_url(template), migrations).result()
+            self._templates[migrations] = template
+        return template
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> MigratedSqlite:
+    """`migrated_sqlite.copy(MIGRATIONS, tmp_path / "service.db")`: the URL of a migrated database of the test's own."""
+    return MigratedSqlite(tmp_path_factory.mktemp("migrated"))
+
+
+@asynccontextmanager
+async def running_app(app: FastAPI, base_url: str, **client: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """`app` started as a server starts it (its lifespan: migrations, bus, consumers, relay, background tasks)
+    and an HTTP client calling it in process (`client`: more httpx.AsyncClient options, such as headers); on
+    exit the client is closed, then the app stopped."""
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=base_url, **client) as http,
+    ):
+        yield http
+
+
+async def eventually(
+    check: Callable[[], Awaitable[T]],
+    timeout: float = 10.0,
+    interval: float = 0.05,
+    *,
+    progress: Callable[[], Hashable] | None = None,
+) -> T:
+    """Poll an async `check()` until it returns a truthy value; fail with the last value after `timeout`.
+
+    With `progress` (a cheap reading of how far the awaited work has got, such as how many messages a bus has
+    carried), `timeout` counts from the last change of that reading instead: long work that keeps moving is
+    waited for however loaded the machine is, and work that stopped moving fails `timeout` after its last step.
+    """
+    loop = asyncio.get_running_loop()
+    reading = progress() if progress else None
+    deadline = loop.time() + timeout
     while True:
         value = await check()
         if value:
             return value
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"condition not met within {timeout}s (last value: {value!r})")
+        if progress is not None and (now := progress()) != reading:
+            reading, deadline = now, loop.time() + timeout
+        elif loop.time() > deadline:
+            stalled = f" without progress (still at {reading!r})" if progress else ""
+            raise AssertionError(f"condition not met within {timeout}s{stalled} (last value: {value!r})")
         await asyncio.sleep(interval)

@@ -22,6 +22,7 @@ from platform_kit.clock import FrozenClock
 from platform_kit.events import Command, Event
 from platform_kit.events import table as contract
 from platform_kit.events.table import command_routing_key
+from platform_kit.testing import running_app
 from table_engine.app import create_app
 from table_engine.domain import parse_card
 from table_engine.domain.cards import arrange_deck
@@ -58,12 +59,14 @@ class StackedDeck:
 
 
 class Harness:
-    def __init__(self, app: FastAPI, bus: InMemoryBus, clock: FrozenClock, rng: Shuffler) -> None:
+    def __init__(
+        self, app: FastAPI, http: httpx.AsyncClient, bus: InMemoryBus, clock: FrozenClock, rng: Shuffler
+    ) -> None:
         self.app = app
+        self.http = http
         self.bus = bus
         self.clock = clock
         self.rng = rng
-        self.http = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://table-engine")
 
     @property
     def deck(self) -> StackedDeck:
@@ -165,23 +168,23 @@ async def running(
     bus: InMemoryBus | None = None,
     clock: FrozenClock | None = None,
     rng: Shuffler | None = None,
+    hand_pause_seconds: float = 0,
 ) -> AsyncIterator[Harness]:
-    """A started table-engine app on the SQLite file `database`."""
+    """A started table-engine app on the SQLite file `database`. Hands follow each other at once by default
+    (`hand_pause_seconds` 0): these tests look at what happens within and between hands on a frozen clock, and
+    the pace of play has its own tests, which set the pause."""
     url = database if isinstance(database, str) else f"sqlite+aiosqlite:///{database}"
     bus = bus or InMemoryBus()
     clock = clock or FrozenClock(START)
     rng = rng or StackedDeck()
     # The clock loop runs the action clocks once at start-up; tests run them with `tick`.
-    settings = Settings(database_url=url, timer_interval_seconds=3600)
+    settings = Settings(database_url=url, timer_interval_seconds=3600, hand_pause_seconds=hand_pause_seconds)
     app = create_app(settings, bus=bus, clock=clock, rng=rng)
-    async with app.router.lifespan_context(app):
-        harness = Harness(app, bus, clock, rng)
+    async with running_app(app, "http://table-engine") as http:
+        harness = Harness(app, http, bus, clock, rng)
         await asyncio.wait_for(harness.host.ready.wait(), timeout=10)
         await harness.settle()
-        try:
-            yield harness
-        finally:
-            await harness.http.aclose()
+        yield harness
     await bus.close()
 
 

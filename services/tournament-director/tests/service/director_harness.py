@@ -4,18 +4,23 @@ in-memory bus consuming its shard's commands, bots answering every `table.action
 SQLite files, one frozen clock and seeded generators.
 
 The director's clock loop is slowed right down: tests move the frozen clock and call `tick()` themselves.
+
+Play is waited for by what it publishes, never for a fixed time: a tournament is hundreds of hands, seconds on
+an idle machine and minutes on a loaded one, so `until` gives up only once the bus has carried nothing for
+`QUIET_SECONDS`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 import uuid
-from collections.abc import AsyncIterator, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from fastapi import FastAPI
@@ -25,7 +30,7 @@ from platform_kit.events import Event
 from platform_kit.events import table as table_bus
 from platform_kit.events import tournament as events
 from platform_kit.events.table import command_routing_key
-from platform_kit.testing import eventually
+from platform_kit.testing import eventually, running_app
 from rating.app import create_app as rating_app
 from rating.settings import Settings as RatingSettings
 from table_engine.app import create_app as engine_app
@@ -38,6 +43,7 @@ from tournament_director.settings import Settings as DirectorSettings
 from wallet.app import create_app as wallet_app
 from wallet.settings import Settings as WalletSettings
 
+T = TypeVar("T")
 TOKEN = "dev-internal-token"
 START = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 CONCESSIONAIRE = "c1"
@@ -47,6 +53,14 @@ OPERATOR = {"X-Principal-Role": "operator", "X-Principal-Id": "op-1", "X-Concess
 #: Long enough that a test's frozen clock never lets a rebuy offer, a level or a player's turn run out by itself.
 NEVER = 3600.0
 RELAY_POLL_SECONDS = 0.05
+#: How long the platform may carry no message at all before a wait on play calls it stuck. Every step of play
+#: or settlement is a relay poll and a handler away from the next message: a second or two at worst even on a
+#: machine loaded far past its cores (CI saw a load of 15 on two), where a whole tournament takes minutes. The
+#: length of a wait is capped only by pytest's timeout of a test.
+QUIET_SECONDS = 30.0
+#: The table engine reads its tables back at start-up: instant on a fresh database, slow only on a loaded
+#: machine, and a start-up that never ends is a bug this bound reports.
+START_SECONDS = 120.0
 
 
 def player_headers(player: str) -> dict[str, str]:
@@ -176,7 +190,12 @@ class Platform:
         self.clock.advance(advance)
         await tick(self.service)
 
-    async def settled(self, tournament_id: str, timeout: float = 30.0) -> dict[str, Any]:
+    async def until(self, check: Callable[[], Awaitable[T]]) -> T:
+        """Wait until `check()` is truthy while play goes on: fail only after `QUIET_SECONDS` in which not one
+        message was published (the platform is stuck), however long the play takes before that."""
+        return await eventually(check, timeout=QUIET_SECONDS, interval=0.1, progress=lambda: len(self.bus.published))
+
+    async def settled(self, tournament_id: str) -> dict[str, Any]:
         """Wait until the tournament has ended, every money step of its end is posted, and the director's
         `tournament.settlement.completed` is on the bus."""
 
@@ -186,7 +205,11 @@ class Platform:
             published = any(e.tournament_id == tournament_id for e in self.events(events.SettlementCompleted))
             return found if found["settled"] and published else {}
 
-        return await eventually(check, timeout=timeout, interval=0.1)
+        return await self.until(check)
+
+    async def published(self) -> None:
+        """Until everything the director has written so far is on the bus."""
+        await self.director_app.state.runtime.relay.flush()
 
     # -- the wallet ----------------------------------------------------------------------------------------------
     async def fund(self, player: str, amount: int) -> None:
@@ -254,7 +277,13 @@ async def running(
     wallet = wallet_app(WalletSettings(database_url=f"sqlite+aiosqlite:///{directory}/wallet.db"), bus=bus, clock=clock)
     rating = rating_app(RatingSettings(database_url=f"sqlite+aiosqlite:///{directory}/rating.db"), bus=bus, clock=clock)
     engine = engine_app(
-        EngineSettings(database_url=f"sqlite+aiosqlite:///{directory}/table-engine.db", timer_interval_seconds=NEVER),
+        EngineSettings(
+            database_url=f"sqlite+aiosqlite:///{directory}/table-engine.db",
+            timer_interval_seconds=NEVER,
+            # The engine's timer never runs on this frozen clock: each hand is dealt as soon as the director asks
+            # (the pace of play has its own tests in the table engine's).
+            hand_pause_seconds=0,
+        ),
         bus=bus,
         clock=clock,
         rng=random.Random(f"decks:{seed}"),
@@ -274,25 +303,16 @@ async def running(
         rating_transport=httpx.ASGITransport(app=rating),
     )
     bots = Bots(bus, settings.table_engine_shards, seed)
-    async with AsyncExitStack() as stack:
-        for app in (wallet, rating, engine, director):
-            # The relays poll more often than in production: a hand is a dozen hops from outbox to outbox.
-            app.state.runtime.relay.idle_interval = RELAY_POLL_SECONDS
-            await stack.enter_async_context(app.router.lifespan_context(app))
-        await eventually(_ready(engine), timeout=10)
+    for app in (wallet, rating, engine, director):
+        # The relays poll more often than in production: a hand is a dozen hops from outbox to outbox.
+        app.state.runtime.relay.idle_interval = RELAY_POLL_SECONDS
+    async with (
+        running_app(wallet, "http://wallet") as wallet_http,
+        rating.router.lifespan_context(rating),
+        engine.router.lifespan_context(engine),
+        running_app(director, "http://director") as director_http,
+    ):
+        await asyncio.wait_for(engine.state.tables.ready.wait(), START_SECONDS)
         await bus.subscribe("test-bots", [table_bus.ActionRequested.TYPE], bots.act)
-        director_http = await stack.enter_async_context(
-            httpx.AsyncClient(transport=httpx.ASGITransport(app=director), base_url="http://director")
-        )
-        wallet_http = await stack.enter_async_context(
-            httpx.AsyncClient(transport=httpx.ASGITransport(app=wallet), base_url="http://wallet")
-        )
         yield Platform(bus, clock, director, director_http, wallet_http, bots)
     await bus.close()
-
-
-def _ready(engine: FastAPI) -> Any:
-    async def check() -> bool:
-        return bool(engine.state.tables.ready.is_set())
-
-    return check

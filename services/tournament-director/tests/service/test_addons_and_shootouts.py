@@ -85,7 +85,7 @@ async def test_p6_4_a_shootout_plays_each_table_down_to_its_winner_then_regroups
             await platform.fund(player, FUNDS)
             assert (await platform.register(t, player)).status_code == 201
 
-        await platform.settled(t, timeout=60)
+        await platform.settled(t)
 
         [started] = platform.events(events.TournamentStarted)
         assert len(started.tables) == 2

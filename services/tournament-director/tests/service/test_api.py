@@ -87,7 +87,7 @@ async def test_internal_routes_need_the_token_and_a_principal_allowed_to_act(tmp
         )
         assert no_token.status_code == 401
         assert someone_else.status_code == 403
-        assert no_key.status_code == 400 and no_key.json()["code"] == "idempotency_key_missing"
+        assert no_key.status_code == 400 and no_key.json()["code"] == "idempotency_key_required"
         assert player_creates.status_code == 403
         assert (await platform.director.get(f"/v1/tournaments/{t}/standings")).status_code == 200
         assert (await platform.director.get("/v1/tournaments/nope")).status_code == 404

@@ -31,7 +31,7 @@ async def test_p4_2_p4_4_a_rebuy_is_paid_through_the_wallet_once_and_grows_the_p
         async def offered() -> list[events.RebuyOffered]:
             return platform.events(events.RebuyOffered)
 
-        [offer] = await eventually(offered, timeout=20)
+        [offer] = await platform.until(offered)
         busted, other = offer.player_id, ({"ann", "bob"} - {offer.player_id}).pop()
         refused = await platform.post(
             f"/internal/v1/tournaments/{t}/rebuys", {"player_id": other}, player_headers(other)
@@ -69,7 +69,7 @@ async def test_p4_2_p4_4_a_rebuy_is_paid_through_the_wallet_once_and_grows_the_p
                 platform.events(events.RebuyOffered)
             ) > 1
 
-        await eventually(ended_or_offered_again, timeout=20)
+        await platform.until(ended_or_offered_again)
         if (await platform.tournament(t))["status"] != "finished":
             await platform.tick(timedelta(seconds=NEVER + 1))  # the second offer lapses: declined (P-4.2)
         await platform.settled(t)
@@ -164,7 +164,7 @@ async def test_p4_2_a_rebuy_offer_not_answered_in_time_is_declined_and_the_playe
         async def offered() -> list[events.RebuyOffered]:
             return platform.events(events.RebuyOffered)
 
-        [offer] = await eventually(offered, timeout=20)
+        [offer] = await platform.until(offered)
         await platform.tick(timedelta(seconds=NEVER - 1))
         assert (await platform.tournament(t))["status"] == "running"  # still waiting for the answer
 

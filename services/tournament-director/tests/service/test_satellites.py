@@ -10,7 +10,6 @@ from typing import Any
 
 from director_harness import START, TOKEN, Platform, player_headers, running
 from platform_kit.events import tournament as events
-from platform_kit.testing import eventually
 
 SATELLITE_PRICE = {"prize_part_cents": 400, "fee_cents": 40}
 TARGET_PRICE = {"prize_part_cents": 2_000, "fee_cents": 200}
@@ -61,13 +60,10 @@ async def seats_of(platform: Platform, player: str) -> list[dict[str, Any]]:
 
 
 async def registered_in(platform: Platform, target_id: str) -> list[tuple[str, str]]:
-    """(player, entry) of the target's registrations, once the events are on the bus."""
-
-    async def published() -> list[tuple[str, str]]:
-        found = [e for e in platform.events(events.PlayerRegistered) if e.tournament_id == target_id]
-        return [(e.player_id, e.entry) for e in found]
-
-    return await eventually(published, timeout=10, interval=0.05)
+    """(player, entry) of the target's registrations the director has made so far, as its events tell."""
+    await platform.published()
+    found = [e for e in platform.events(events.PlayerRegistered) if e.tournament_id == target_id]
+    return [(e.player_id, e.entry) for e in found]
 
 
 async def assert_entered_as_a_buy_in(platform: Platform, satellite: str, target_id: str, winner: str) -> None:

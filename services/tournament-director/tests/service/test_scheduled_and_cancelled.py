@@ -7,7 +7,6 @@ from pathlib import Path
 
 from director_harness import OPERATOR, START, running
 from platform_kit.events import tournament as events
-from platform_kit.testing import eventually
 from tournament_director.domain.payouts import default_schedule, payout_amounts
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}
@@ -124,7 +123,7 @@ async def test_p10_cancellation_mid_tournament_refunds_through_the_wallet(tmp_pa
         async def stalled() -> bool:
             return platform.bots.held is not None and bool(platform.bots.held)
 
-        await eventually(stalled, timeout=20)
+        await platform.until(stalled)
         eliminated = {e.player_id for e in platform.events(events.PlayerEliminated)}
         left = len(players) - len(eliminated)
 

@@ -1,7 +1,7 @@
 """The table engine's contract: commands it takes (from the director and the gateway) and events it publishes.
 
-Public events use routing keys `table.…`; anything only one player may see (their hole cards) is published with
-the routing key `private.table.…` so that a consumer of public events never receives it (P-1.4). Cards are
+Public events use routing keys `table.…`; an event only one player may see (their hole cards) declares `PRIVATE = True`
+and is published under `private.table.…`, so that a consumer of public events never receives it (P-1.4). Cards are
 two-character strings: rank `23456789TJQKA` + suit `cdhs` (e.g. "As", "Td"). Chips are integers.
 """
 
@@ -12,9 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from platform_kit.events.base import PRIVATE_PREFIX, Command, Event
-
-__all__ = ["PRIVATE_PREFIX"]
+from platform_kit.events.base import Command, Event
 
 BettingStructure = Literal["no_limit", "pot_limit", "fixed_limit"]
 ActionKind = Literal["fold", "check", "call", "bet", "raise"]

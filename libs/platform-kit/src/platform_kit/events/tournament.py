@@ -9,6 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from platform_kit.events.base import Event
 
 TournamentKind = Literal["sit_and_go", "scheduled"]
+#: How a player enters a tournament: pays the buy-in, uses a ticket, takes a seat won in a satellite (P-3.4),
+#: or takes a freeroll's free entry (P-9.1). The director's registrations take and answer these words, the
+#: gateway relays them, and `tournament.player.registered` reports them.
+RegistrationEntry = Literal["buy_in", "ticket", "satellite", "freeroll"]
 
 
 class _Model(BaseModel):
@@ -37,7 +41,7 @@ class PlayerRegistered(Event):
     TYPE = "tournament.player.registered"
     tournament_id: str
     player_id: str
-    entry: Literal["buy_in", "ticket", "satellite", "freeroll"]
+    entry: RegistrationEntry
     registered: int = Field(description="Players registered after this one.")
 
 

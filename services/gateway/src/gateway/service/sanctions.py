@@ -9,11 +9,12 @@ are not the gateway's to enforce.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from platform_kit.bus import Envelope
 from platform_kit.clock import Clock
 from platform_kit.events.rating import SanctionDecided, SanctionLifted
+from platform_kit.instants import as_utc
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gateway.adapters import identity_store
@@ -48,7 +49,7 @@ class SanctionConsumer:
             return
         if kind is RestrictionKind.BANNED and event.ban_scope == "room" and event.room_id != player.concessionaire_id:
             return
-        until = _instant(event.ends_at) if event.ends_at else None
+        until = as_utc(datetime.fromisoformat(event.ends_at)) if event.ends_at else None
         now = self._clock.now()
         await set_player_restriction(session, event.sanction_id, player.id, kind, until, event.reason, now)
         if kind is RestrictionKind.BANNED and self._on_ban is not None:
@@ -58,8 +59,3 @@ class SanctionConsumer:
         event = envelope.event()
         assert isinstance(event, SanctionLifted)
         await lift_player_restriction(session, event.sanction_id)
-
-
-def _instant(text: str) -> datetime:
-    moment = datetime.fromisoformat(text)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -13,7 +13,7 @@ from sqlalchemy import Row, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rating.adapters.orm import reports, sanction_reports, sanctions
-from rating.adapters.sql import aware, aware_or_none, chunks, is_postgres
+from rating.adapters.sql import chunks, is_postgres
 from rating.domain import (
     Appeal,
     AppealOutcome,
@@ -123,14 +123,12 @@ def _stored_report(row: Row[Any]) -> StoredReport:
         offender_id=row.offender_id,
         offence=OffenceKind(row.offence),
         detection=Detection(row.detection),
-        filed_at=aware(row.filed_at),
+        filed_at=row.filed_at,
         reporter_id=row.reporter_id,
         tournament_id=row.tournament_id,
         description=row.description,
     )
-    return StoredReport(
-        report, row.concessionaire_id, ReportStatus(row.status), row.closed_by, aware_or_none(row.closed_at)
-    )
+    return StoredReport(report, row.concessionaire_id, ReportStatus(row.status), row.closed_by, row.closed_at)
 
 
 # -- sanctions --------------------------------------------------------------------------------------------------
@@ -233,7 +231,7 @@ def _stored_sanction(row: Row[Any], report_ids: tuple[str, ...]) -> StoredSancti
         context=SanctionContext(row.context),
         offence=OffenceKind(row.offence),
         gravity=Gravity(row.gravity),
-        decided_at=aware(row.decided_at),
+        decided_at=row.decided_at,
         decided_by=row.decided_by,
         report_ids=report_ids,
         room_id=row.room_id,
@@ -247,13 +245,11 @@ def _stored_sanction(row: Row[Any], report_ids: tuple[str, ...]) -> StoredSancti
     appeal = None
     if row.appeal_filed_at is not None:
         appeal = Appeal(
-            filed_at=aware(row.appeal_filed_at),
+            filed_at=row.appeal_filed_at,
             grounds=row.appeal_grounds,
             outcome=None if row.appeal_outcome is None else AppealOutcome(row.appeal_outcome),
-            decided_at=aware_or_none(row.appeal_decided_at),
+            decided_at=row.appeal_decided_at,
             decided_by=row.appeal_decided_by,
         )
     lifted_reason = None if row.lifted_reason is None else LiftReason(row.lifted_reason)
-    return StoredSanction(
-        SanctionRecord(sanction, appeal), row.prior_sanctions, aware_or_none(row.lifted_at), lifted_reason
-    )
+    return StoredSanction(SanctionRecord(sanction, appeal), row.prior_sanctions, row.lifted_at, lifted_reason)

@@ -8,6 +8,7 @@ force per player (absent: ESORDIENTE); `standings` is the public ranking of the 
 Conduct: `reports`, `sanctions` (with their appeal, one per sanction) and `sanction_reports` linking them.
 """
 
+from platform_kit.db import UtcDateTime
 from platform_kit.runtime import add_messaging_tables
 from sqlalchemy import (
     JSON,
@@ -15,7 +16,6 @@ from sqlalchemy import (
     Boolean,
     Column,
     Date,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -40,7 +40,7 @@ players = Table(
     Column("player_id", ID, primary_key=True),
     Column("nickname", String(100), nullable=False),
     Column("concessionaire_id", ID, nullable=False, index=True),
-    Column("registered_at", DateTime(timezone=True), nullable=False),
+    Column("registered_at", UtcDateTime, nullable=False),
 )
 
 awards = Table(
@@ -53,7 +53,7 @@ awards = Table(
     Column("position", Integer, nullable=False),
     Column("tied_positions", Integer, nullable=False),
     Column("pool_cents", BigInteger, nullable=False),  # the P-11.1 pool the points come from
-    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    Column("recorded_at", UtcDateTime, nullable=False),
     PrimaryKeyConstraint("player_id", "tournament_id"),
     Index("ix_awards_player_day", "player_id", "day"),
 )
@@ -72,7 +72,7 @@ tier_days = Table(
     Column("day", Date, primary_key=True),
     Column("active_count", Integer, nullable=False),
     Column("minimum_ratings", JSON, nullable=False),  # TierCutoffs.minimum_ratings, best tier first
-    Column("computed_at", DateTime(timezone=True), nullable=False),
+    Column("computed_at", UtcDateTime, nullable=False),
 )
 
 player_tiers = Table(
@@ -107,10 +107,10 @@ reports = Table(
     Column("reporter_id", ID, nullable=True),
     Column("tournament_id", ID, nullable=True),
     Column("description", Text, nullable=False),
-    Column("filed_at", DateTime(timezone=True), nullable=False),
+    Column("filed_at", UtcDateTime, nullable=False),
     Column("status", String(16), nullable=False, index=True),
     Column("closed_by", ID, nullable=True),
-    Column("closed_at", DateTime(timezone=True), nullable=True),
+    Column("closed_at", UtcDateTime, nullable=True),
 )
 
 sanctions = Table(
@@ -123,22 +123,22 @@ sanctions = Table(
     Column("offence", String(32), nullable=False),
     Column("gravity", Integer, nullable=False),
     Column("prior_sanctions", Integer, nullable=False),  # standing sanctions for this offence, as shown
-    Column("decided_at", DateTime(timezone=True), nullable=False),
+    Column("decided_at", UtcDateTime, nullable=False),
     Column("decided_by", ID, nullable=False),
     Column("room_id", ID, nullable=False),
     Column("tournament_id", ID, nullable=True),
     Column("duration_seconds", BigInteger, nullable=True),
-    Column("ends_at", DateTime(timezone=True), nullable=True),
+    Column("ends_at", UtcDateTime, nullable=True),
     Column("ban_scope", String(20), nullable=True),
     Column("ranking_penalty_positions", Integer, nullable=False),
     Column("entries_forfeit", Boolean, nullable=False),
     Column("reason", Text, nullable=False),
-    Column("appeal_filed_at", DateTime(timezone=True), nullable=True),
+    Column("appeal_filed_at", UtcDateTime, nullable=True),
     Column("appeal_grounds", Text, nullable=True),
     Column("appeal_outcome", String(24), nullable=True),
-    Column("appeal_decided_at", DateTime(timezone=True), nullable=True),
+    Column("appeal_decided_at", UtcDateTime, nullable=True),
     Column("appeal_decided_by", ID, nullable=True),
-    Column("lifted_at", DateTime(timezone=True), nullable=True),
+    Column("lifted_at", UtcDateTime, nullable=True),
     Column("lifted_reason", String(24), nullable=True),
     # The expiry sweep looks for temporary sanctions past their end and not yet lifted.
     Index("ix_sanctions_expiry", "lifted_at", "ends_at"),

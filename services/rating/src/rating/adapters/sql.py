@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Table, text
@@ -40,12 +39,3 @@ async def lock_for_transaction(session: AsyncSession, key: int) -> None:
 def chunks(items: Sequence[T], size: int = BATCH) -> Iterator[Sequence[T]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
-
-
-def aware(instant: datetime) -> datetime:
-    """Instants are stored in UTC; SQLite hands them back without their zone."""
-    return instant if instant.tzinfo is not None else instant.replace(tzinfo=UTC)
-
-
-def aware_or_none(instant: datetime | None) -> datetime | None:
-    return None if instant is None else aware(instant)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
+from platform_kit.internal_api import require_internal_token
 
 from rating.adapters.conduct import ReportStatus
-from rating.api.deps import ContextDep, PrincipalDep, require_internal_token
+from rating.api.deps import ContextDep, PrincipalDep
 from rating.api.schemas import (
     AppealDecisionIn,
     AppealIn,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends
+from platform_kit.internal_api import require_internal_token
 
-from rating.api.deps import ContextDep, require_internal_token
+from rating.api.deps import ContextDep
 from rating.api.schemas import ExpiryRunOut, TierRunIn, TierRunOut
 from rating.service.sanctions import lift_expired
 from rating.service.tiers import close_day

@@ -6,8 +6,9 @@ from datetime import date
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
+from platform_kit.internal_api import require_internal_token
 
-from rating.api.deps import ContextDep, require_internal_token
+from rating.api.deps import ContextDep
 from rating.api.schemas import EligibilityIn, EligibilityOut, PlayerRatingOut, RestrictionsOut
 from rating.domain import AccessPolicy
 from rating.service.eligibility import eligibility

@@ -1,4 +1,4 @@
-"""Shared guard: every instant in the sanctions registry is timezone-aware."""
+"""Shared guard: every instant the rating domain is given (sanctions registry, award days) is timezone-aware."""
 
 from datetime import datetime
 

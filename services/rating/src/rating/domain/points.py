@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 
+from ._time import require_aware
 from .errors import InvalidTournamentResult
 from .fixed_point import div_round_half_even, sqrt_round_half_even
 
@@ -62,8 +63,7 @@ class Award:
 def award_day(finished_at: datetime, zone: tzinfo) -> date:
     """The rating day of a tournament: the calendar date, in the platform's reference time zone
     (Europe/Rome for this network, injected), of the moment the tournament finished."""
-    if finished_at.tzinfo is None:
-        raise ValueError("finished_at must be timezone-aware")
+    require_aware(finished_at, "finished_at")
     return finished_at.astimezone(zone).date()
 
 

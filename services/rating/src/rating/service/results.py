@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import datetime
 
 from platform_kit.bus import Envelope
 from platform_kit.events.rating import RatingUpdated
 from platform_kit.events.tournament import TournamentFinished
 from platform_kit.inbox import SessionHandler
+from platform_kit.instants import as_utc
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rating.adapters.ratings import (
@@ -48,9 +49,7 @@ def result_of(event: TournamentFinished, context: Context) -> TournamentResult:
     """The director's ranking as the rating needs it. Players tied over k positions (P-2.4) are reported at
     their group's best position, so k players at one position form one tie group. The pool is the part
     from entries, rebuys and add-ons included, guarantee overlay excluded (P-11.1, P-11.8)."""
-    finished_at = datetime.fromisoformat(event.finished_at)
-    if finished_at.tzinfo is None:  # the platform's timestamps are UTC
-        finished_at = finished_at.replace(tzinfo=UTC)
+    finished_at = as_utc(datetime.fromisoformat(event.finished_at))
     tied = Counter(ranked.position for ranked in event.ranking)
     return TournamentResult(
         tournament_id=event.tournament_id,

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query
+from platform_kit.internal_api import require_internal_token
 
-from totalizator.api.deps import AdminDep, TotalizatorDep, require_internal_token, staff_of
+from totalizator.api.deps import AdminDep, TotalizatorDep, staff_of
 from totalizator.api.schemas import (
     DecisionOut,
     DrawAdminOut,

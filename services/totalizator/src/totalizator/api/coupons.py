@@ -6,8 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
+from platform_kit.idempotency import IdempotencyKey, keyed_answer
+from platform_kit.internal_api import require_internal_token
 
-from totalizator.api.deps import IdempotencyKey, TotalizatorDep, require_internal_token
+from totalizator.api.deps import TotalizatorDep
 from totalizator.api.schemas import CouponIn, CouponOut
 from totalizator.service.coupons import CouponRequest
 from totalizator.service.queries import CouponView
@@ -39,10 +41,8 @@ async def place_coupon(draw_id: str, body: CouponIn, key: IdempotencyKey, totali
     )
     placed = await totalizator.intake.place(request, key)
     view = CouponView(placed.coupon, placed.draw)
-    headers = {"Idempotent-Replayed": "true"} if placed.replayed else None
-    return JSONResponse(
-        CouponOut.of(view).model_dump(mode="json"), status_code=200 if placed.replayed else 201, headers=headers
-    )
+    coupon = CouponOut.of(view).model_dump(mode="json")
+    return keyed_answer(200 if placed.replayed else 201, coupon, replayed=placed.replayed)
 
 
 @router.get("/coupons/{coupon_id}", response_model=CouponOut, summary="A coupon")

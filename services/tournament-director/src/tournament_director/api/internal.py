@@ -8,9 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends
 from fastapi.responses import JSONResponse
 from platform_kit.errors import NotFound
+from platform_kit.idempotency import IdempotencyKey, OptionalIdempotencyKey
+from platform_kit.internal_api import require_internal_token
 
 from tournament_director.adapters import tournaments
-from tournament_director.api.deps import DirectorDep, OptionalKey, PrincipalDep, RequiredKey, require_internal_token
+from tournament_director.api.deps import DirectorDep, PrincipalDep
 from tournament_director.api.keyed import answer_once
 from tournament_director.api.schemas import (
     CancellationIn,
@@ -33,7 +35,7 @@ router = APIRouter(prefix="/internal/v1", tags=["administration"], dependencies=
 async def create_tournament(
     director: DirectorDep,
     principal: PrincipalDep,
-    key: OptionalKey,
+    key: OptionalIdempotencyKey,
     body: Annotated[
         dict[str, Any],
         Body(
@@ -63,11 +65,12 @@ async def create_tournament(
     summary="Register a player: pays the buy-in (or takes a ticket or a satellite seat)",
 )
 async def register(
-    tournament_id: str, body: RegistrationIn, director: DirectorDep, principal: PrincipalDep, key: RequiredKey
+    tournament_id: str, body: RegistrationIn, director: DirectorDep, principal: PrincipalDep, key: IdempotencyKey
 ) -> JSONResponse:
     """Refusals: 403 `not_eligible` (with `reason`, `tier`), 403 `satellite_entry_only` (a target closed to
     buy-ins), 404 `no_satellite_seat`, 409 `tournament_full`, `registration_closed`, `already_registered`, the
-    wallet's `insufficient_funds`; 503 when the wallet or rating cannot be reached
+    wallet's `insufficient_funds`; 422 `not_a_freeroll` (a `freeroll` entry to a paid tournament),
+    `ticket_code_missing`; 503 when the wallet or rating cannot be reached
     (repeat the request with the same key: it is never charged twice). The key is the caller's name for this
     registration: repeated, it answers the first answer; with another tournament, player or entry, 409
     `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_flight` (repeat it)."""
@@ -91,7 +94,7 @@ async def register(
     summary="Unregister before the start: the entry is refunded",
 )
 async def unregister(
-    tournament_id: str, player_id: str, director: DirectorDep, principal: PrincipalDep, key: OptionalKey
+    tournament_id: str, player_id: str, director: DirectorDep, principal: PrincipalDep, key: OptionalIdempotencyKey
 ) -> JSONResponse:
     """Repeated with its Idempotency-Key it answers the first answer; the key with another tournament or player:
     409 `idempotency_key_reused`."""
@@ -108,7 +111,7 @@ async def unregister(
 
 @router.post("/tournaments/{tournament_id}/rebuys", response_model=PurchasedOut, tags=["play"], summary="Rebuy (P-4.2)")
 async def rebuy(
-    tournament_id: str, body: PurchaseIn, director: DirectorDep, principal: PrincipalDep, key: RequiredKey
+    tournament_id: str, body: PurchaseIn, director: DirectorDep, principal: PrincipalDep, key: IdempotencyKey
 ) -> JSONResponse:
     """409 `rebuy_refused` (with `reason`: limit_reached, period_over, not_out_of_chips…), the wallet's refusals.
     The key names this rebuy: repeated, the first answer; for another purchase, 409 `idempotency_key_reused`."""
@@ -119,7 +122,7 @@ async def rebuy(
     "/tournaments/{tournament_id}/addons", response_model=PurchasedOut, tags=["play"], summary="Add-on (P-4.3)"
 )
 async def addon(
-    tournament_id: str, body: PurchaseIn, director: DirectorDep, principal: PrincipalDep, key: RequiredKey
+    tournament_id: str, body: PurchaseIn, director: DirectorDep, principal: PrincipalDep, key: IdempotencyKey
 ) -> JSONResponse:
     """As a rebuy: 409 `addon_refused` (with `reason`), the wallet's refusals, the same key rules."""
     return await _purchase(director, principal, tournament_id, body, "addon", key)
@@ -146,7 +149,11 @@ async def start(tournament_id: str, director: DirectorDep, principal: PrincipalD
 
 @router.post("/tournaments/{tournament_id}/cancellation", response_model=CancelledOut, summary="Cancel (P-10)")
 async def cancel(
-    tournament_id: str, body: CancellationIn, director: DirectorDep, principal: PrincipalDep, key: OptionalKey
+    tournament_id: str,
+    body: CancellationIn,
+    director: DirectorDep,
+    principal: PrincipalDep,
+    key: OptionalIdempotencyKey,
 ) -> JSONResponse:
     """Before the start every entry comes back; while running the P-10 calculator decides. The refunds are
     posted by the wallet shortly after (`tournament.settlement.completed`). Cancelling again answers the same;

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.responses import JSONResponse
-from platform_kit.errors import PROBLEM_JSON
+from platform_kit.idempotency import keyed_answer
 
 from tournament_director.domain.idempotency import fingerprint
 from tournament_director.service import idempotent
 from tournament_director.service.context import Director
-from tournament_director.service.idempotent import Command, Outcome
+from tournament_director.service.idempotent import Command
 from tournament_director.service.principals import Principal
 
 
@@ -31,10 +31,5 @@ async def answer_once(
     if key is None:
         return JSONResponse(await command(), status_code=status)
     request = fingerprint(operation, fields)
-    return render(await idempotent.run_once(director, principal.key_scope, key, request, status, command))
-
-
-def render(outcome: Outcome) -> JSONResponse:
-    headers = {"Idempotent-Replayed": "true"} if outcome.replayed else None
-    media_type = PROBLEM_JSON if outcome.status >= 400 else "application/json"
-    return JSONResponse(outcome.body, status_code=outcome.status, headers=headers, media_type=media_type)
+    outcome = await idempotent.run_once(director, principal.key_scope, key, request, status, command)
+    return keyed_answer(outcome.status, outcome.body, replayed=outcome.replayed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from platform_kit.events.tournament import RegistrationEntry
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -14,10 +15,11 @@ class _In(BaseModel):
 class RegistrationIn(_In):
     player_id: str = Field(min_length=1, max_length=64)
     concessionaire_id: str = Field(min_length=1, max_length=64, description="The player's concessionaire.")
-    entry: Literal["buy_in", "ticket", "satellite"] = Field(
+    entry: RegistrationEntry = Field(
         "buy_in",
         description="`buy_in` pays the buy-in; `ticket` takes the ticket `ticket_code`; `satellite` takes a seat "
-        "won in one of this tournament's satellites (P-3.4).",
+        "won in one of this tournament's satellites (P-3.4); `freeroll` takes a freeroll's free entry (P-9.1). "
+        "A freeroll registers its players for free whatever the entry says.",
     )
     ticket_code: str | None = Field(None, max_length=32)
 

@@ -10,11 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from platform_kit.rules.entry_price import prize_part_meets_floor
 from pydantic import BaseModel, ConfigDict, NonNegativeInt
-
-#: The prize part is never less than 80% of the price (P-8.1), checked as 5 × prize part ≥ 4 × price.
-PRIZE_PART_FLOOR_NUMERATOR = 4
-PRIZE_PART_FLOOR_DENOMINATOR = 5
 
 
 class Price(BaseModel):
@@ -31,8 +28,9 @@ class Price(BaseModel):
 
     @property
     def prize_part_meets_floor(self) -> bool:
-        """P-8.1: the prize part is at least 80% of the price."""
-        return self.prize_part_cents * PRIZE_PART_FLOOR_DENOMINATOR >= self.total_cents * PRIZE_PART_FLOOR_NUMERATOR
+        """P-8.1: the prize part is at least 80% of the price (the platform's one rule, which the wallet applies
+        again to every entry it books)."""
+        return prize_part_meets_floor(self.prize_part_cents, self.fee_cents)
 
 
 #: What a freeroll entrant pays (P-9.1).

@@ -4,7 +4,8 @@ Registering: the player must be eligible (rating: tiers, invitation, bans, P-11.
 in the tournament's currency (opened on demand). A seat is then held (`paying`) and the money step recorded in
 one transaction; the wallet is called with the step's key; its answer registers the player (and starts a full
 sit'n'go) or frees the seat, in the transaction that records it. A freeroll entrant pays nothing: registered
-at once. A ticket entry moves the ticket's value from the escrow that backs it (P-3.4); so does a satellite
+at once, whatever entry the request names; a `freeroll` entry elsewhere is refused rather than charged. A
+ticket entry moves the ticket's value from the escrow that backs it (P-3.4); so does a satellite
 entry, which takes the seat the player won in one of the tournament's satellites (no code to type). A target
 closed to buy-ins (`direct_buy_in` false) takes only those.
 
@@ -52,8 +53,8 @@ REFUND_REASONS = {
 class RegistrationRequest:
     player_id: str
     concessionaire_id: str
-    #: buy_in, ticket or satellite (a freeroll ignores it).
-    entry: str
+    #: How the player asks to enter (a freeroll registers for free whatever it says).
+    entry: events.RegistrationEntry
     ticket_code: str | None = None
 
 
@@ -82,6 +83,11 @@ async def register(
     refuse_if_cancelled(tournament)
     if tournament.status is not Status.REGISTERING:
         raise Conflict("registration_closed", f"Registration is not open: the tournament is {tournament.status.value}.")
+    if request.entry == "freeroll" and tournament.definition.freeroll is None:
+        # 422, as the entry was refused before `freeroll` was a word of the registration API.
+        raise ProblemError(
+            "not_a_freeroll", "This tournament is not a freeroll: enter with buy_in, ticket or satellite.", status=422
+        )
     await _check_eligible(director, tournament, request.player_id)
     await _open_account(director, tournament, request)
     async with db.transaction() as session:

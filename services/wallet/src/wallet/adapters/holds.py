@@ -10,7 +10,7 @@ from sqlalchemy import Row, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters.orm import holds
-from wallet.adapters.sql import as_utc, for_update
+from wallet.adapters.sql import for_update
 from wallet.domain.errors import UnknownHold
 from wallet.domain.holds import HoldStatus
 
@@ -38,9 +38,9 @@ def _hold(row: Row[Any]) -> HoldRow:
         amount=row.amount,
         status=HoldStatus(row.status),
         reference=row.reference,
-        created_at=as_utc(row.created_at),
-        expires_at=as_utc(row.expires_at),
-        resolved_at=None if row.resolved_at is None else as_utc(row.resolved_at),
+        created_at=row.created_at,
+        expires_at=row.expires_at,
+        resolved_at=row.resolved_at,
         posted_amount=row.posted_amount,
         operation_id=row.operation_id,
     )

@@ -14,7 +14,7 @@ from sqlalchemy.orm import aliased
 
 from wallet.adapters.accounts import Account
 from wallet.adapters.orm import accounts, operations, transfers
-from wallet.adapters.sql import as_int, as_utc, for_update, writes_in_with
+from wallet.adapters.sql import as_int, for_update, writes_in_with
 from wallet.domain.accounts import AccountKey, AccountKind
 from wallet.domain.errors import UnknownOperation
 from wallet.domain.operations import Leg, Operation, OperationKind, TaxBase
@@ -165,7 +165,7 @@ async def load_operation(session: AsyncSession, operation_id: int, *, lock: bool
         tax_base=tax_base,
         reverses=row.reverses_operation_id,
     )
-    return PostedOperation(row.id, operation, posted, as_utc(row.created_at))
+    return PostedOperation(row.id, operation, posted, row.created_at)
 
 
 async def reversed_by(session: AsyncSession, operation_id: int) -> int | None:

@@ -5,14 +5,13 @@ The ledger is append-only: `operations` and `transfers` rows are only ever inser
 the no-overdraft rule is one conditional UPDATE; reconciliation re-derives both from the rows and compares.
 """
 
-from platform_kit.db import BigIntPK
+from platform_kit.db import BigIntPK, UtcDateTime
 from platform_kit.runtime import add_messaging_tables
 from sqlalchemy import (
     BigInteger,
     Boolean,
     CheckConstraint,
     Column,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -35,7 +34,7 @@ players = Table(
     metadata,
     Column("player_id", ID, primary_key=True),
     Column("concessionaire_id", ID, nullable=False, index=True),
-    Column("registered_at", DateTime(timezone=True), nullable=False),
+    Column("registered_at", UtcDateTime, nullable=False),
 )
 
 accounts = Table(
@@ -49,7 +48,7 @@ accounts = Table(
     Column("may_go_negative", Boolean, nullable=False),
     Column("balance", BigInteger, nullable=False, default=0),
     Column("held", BigInteger, nullable=False, default=0),
-    Column("opened_at", DateTime(timezone=True), nullable=False),
+    Column("opened_at", UtcDateTime, nullable=False),
     UniqueConstraint("kind", "owner", "currency", name="uq_accounts_key"),
     CheckConstraint("held >= 0", name="ck_accounts_held_not_negative"),
     # The database itself refuses an overdraft, whatever the code above it does.
@@ -78,7 +77,7 @@ operations = Table(
     # P-8.7: the taxable amount of an entry (negative on the reversal of one); no money moves for it.
     Column("tax_base", BigInteger, nullable=True),
     Column("reverses_operation_id", BigInteger, ForeignKey("operations.id"), nullable=True, unique=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
 )
 
 transfers = Table(
@@ -90,7 +89,7 @@ transfers = Table(
     Column("credit_account_id", BigInteger, ForeignKey("accounts.id"), nullable=False),
     Column("amount", BigInteger, nullable=False),
     Column("purpose", String(40), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
     CheckConstraint("amount > 0", name="ck_transfers_amount_positive"),
     CheckConstraint("debit_account_id <> credit_account_id", name="ck_transfers_two_accounts"),
     Index("ix_transfers_debit", "debit_account_id", "id"),
@@ -106,9 +105,9 @@ holds = Table(
     Column("amount", BigInteger, nullable=False),
     Column("status", String(16), nullable=False),
     Column("reference", String(200), nullable=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("expires_at", DateTime(timezone=True), nullable=False),
-    Column("resolved_at", DateTime(timezone=True), nullable=True),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("expires_at", UtcDateTime, nullable=False),
+    Column("resolved_at", UtcDateTime, nullable=True),
     Column("posted_amount", BigInteger, nullable=True),
     Column("operation_id", BigInteger, ForeignKey("operations.id"), nullable=True),
     CheckConstraint("amount > 0", name="ck_holds_amount_positive"),
@@ -123,7 +122,7 @@ idempotency_keys = Table(
     Column("fingerprint", String(64), nullable=False),
     Column("status_code", Integer, nullable=True),
     Column("response", Text, nullable=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
     PrimaryKeyConstraint("scope", "key"),
     # The retention purge walks the oldest keys first (service/key_retention.py).
     Index("ix_idempotency_keys_created_at", "created_at"),

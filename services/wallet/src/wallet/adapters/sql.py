@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-from datetime import UTC, datetime
 from decimal import Decimal
 
 from sqlalchemy import Table
@@ -35,11 +34,6 @@ def writes_in_with(session: AsyncSession) -> bool:
     """PostgreSQL runs INSERTs inside a WITH clause (one statement for rows that refer to each other); SQLite
     does not."""
     return session.get_bind().dialect.name == "postgresql"
-
-
-def as_utc(moment: datetime) -> datetime:
-    """SQLite hands back naive datetimes (stored as UTC); PostgreSQL aware ones."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def as_int(value: int | Decimal | None) -> int:

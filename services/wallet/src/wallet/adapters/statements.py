@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from platform_kit.instants import as_utc
 from sqlalchemy import Select, and_, literal, or_, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from wallet.adapters.accounts import Account
 from wallet.adapters.orm import accounts, operations, transfers
-from wallet.adapters.sql import as_utc
 from wallet.domain.accounts import AccountKey, AccountKind
 
 DEBIT, CREDIT = "d", "c"  # in a page a transfer's debit line comes before its credit line
@@ -22,6 +22,8 @@ DEBIT, CREDIT = "d", "c"  # in a page a transfer's debit line comes before its c
 
 @dataclass(frozen=True)
 class StatementFilter:
+    """Which lines a statement lists; a time bound given without an offset is UTC, as the stored instants."""
+
     operation_kind: str | None = None
     since: datetime | None = None
     until: datetime | None = None
@@ -85,7 +87,7 @@ async def lines(
             tournament_id=row.tournament_id,
             draw_id=row.draw_id,
             reference=row.reference,
-            created_at=as_utc(row.created_at),
+            created_at=row.created_at,
         )
         for row in rows
     ]
@@ -127,9 +129,9 @@ def _branch(
     if filters.operation_kind is not None:
         query = query.where(operations.c.kind == filters.operation_kind)
     if filters.since is not None:
-        query = query.where(transfers.c.created_at >= filters.since)
+        query = query.where(transfers.c.created_at >= as_utc(filters.since))
     if filters.until is not None:
-        query = query.where(transfers.c.created_at < filters.until)
+        query = query.where(transfers.c.created_at < as_utc(filters.until))
     if after is not None:
         # keyset: lines strictly after (transfer id, side) in the order (id desc, side desc)
         after_id, after_side = after

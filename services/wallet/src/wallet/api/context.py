@@ -1,8 +1,9 @@
-"""What every route needs: the caller's authentication, its idempotency key, and the command runner."""
+"""What every route needs: the caller's concessionaire, the command runner with its idempotency key scope, and
+a statement page. The kit checks the Idempotency-Key (platform_kit.idempotency): internal commands take keys that
+services compose around a caller's key, partners' commands a caller's own key."""
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -10,17 +11,16 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Query, Request
 from fastapi.responses import JSONResponse
-from platform_kit.app import runtime_of
-from platform_kit.errors import PROBLEM_JSON, ProblemError
+from platform_kit.errors import ProblemError
+from platform_kit.idempotency import IdempotencyKey, ServiceIdempotencyKey, keyed_answer
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters.ledger import PostedOperation
 from wallet.adapters.statements import StatementFilter, parse_cursor
 from wallet.api.schemas import OperationOut
-from wallet.domain.idempotency import MAX_KEY_LENGTH, fingerprint
+from wallet.domain.idempotency import fingerprint
 from wallet.domain.operations import OperationKind
-from wallet.service.idempotent import Outcome
 from wallet.service.wallet import Wallet
 
 INTERNAL_SCOPE = "internal"
@@ -31,23 +31,6 @@ INTERNAL_SCOPE = "internal"
 async def wallet_of(request: Request) -> Wallet:
     wallet: Wallet = request.app.state.wallet
     return wallet
-
-
-async def require_internal_token(request: Request, x_internal_token: Annotated[str | None, Header()] = None) -> None:
-    """Every wallet route is behind the platform's internal token: only services and the gateway call it."""
-    expected = runtime_of(request).settings.internal_token
-    if x_internal_token is None or not hmac.compare_digest(x_internal_token.encode(), expected.encode()):
-        raise ProblemError("unauthorized", "A valid X-Internal-Token header is required.", status=401)
-
-
-async def idempotency_key(idempotency_key: Annotated[str | None, Header()] = None) -> str:
-    if not idempotency_key:
-        raise ProblemError("idempotency_key_missing", "Every command carries an Idempotency-Key header.", status=400)
-    if len(idempotency_key) > MAX_KEY_LENGTH:
-        raise ProblemError(
-            "idempotency_key_too_long", f"An Idempotency-Key has at most {MAX_KEY_LENGTH} characters.", status=400
-        )
-    return idempotency_key
 
 
 async def acting_concessionaire(x_concessionaire_id: Annotated[str | None, Header()] = None) -> str | None:
@@ -93,7 +76,7 @@ class CommandContext:
             return (await action(session)).model_dump(mode="json")
 
         outcome = await self.wallet.executor.run(self.scope, self.key, request_fingerprint, status, command)
-        return render(outcome)
+        return keyed_answer(outcome.status, outcome.body, replayed=outcome.replayed)
 
     async def post_operation(self, body: BaseModel, posting: Posting) -> JSONResponse:
         """`run` for the money operations: `posting(session)` posts one, answered as an `OperationOut` (201)."""
@@ -104,16 +87,10 @@ class CommandContext:
         return await self.run(body, act)
 
 
-def render(outcome: Outcome) -> JSONResponse:
-    headers = {"Idempotent-Replayed": "true"} if outcome.replayed else None
-    media_type = PROBLEM_JSON if outcome.status >= 400 else "application/json"
-    return JSONResponse(outcome.body, status_code=outcome.status, headers=headers, media_type=media_type)
-
-
 async def internal_command(
     request: Request,
     wallet: Annotated[Wallet, Depends(wallet_of)],
-    key: Annotated[str, Depends(idempotency_key)],
+    key: ServiceIdempotencyKey,
     acting: Annotated[str | None, Depends(acting_concessionaire)],
 ) -> CommandContext:
     return CommandContext(wallet, INTERNAL_SCOPE, key, acting, request.method, request.url.path)
@@ -122,7 +99,7 @@ async def internal_command(
 async def partner_command(
     request: Request,
     wallet: Annotated[Wallet, Depends(wallet_of)],
-    key: Annotated[str, Depends(idempotency_key)],
+    key: IdempotencyKey,
     concessionaire: Annotated[str, Depends(partner_concessionaire)],
 ) -> CommandContext:
     """A concessionaire's keys live in their own scope: they can never collide with another caller's."""

@@ -7,9 +7,10 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
+from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from wallet.api.context import Acting, Internal, PageDep, WalletDep, require_internal_token
+from wallet.api.context import Acting, Internal, PageDep, WalletDep
 from wallet.api.schemas import (
     AccountOut,
     BonusPrizesIn,

@@ -8,9 +8,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
+from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from wallet.api.context import PageDep, Partner, PartnerId, WalletDep, require_internal_token
+from wallet.api.context import PageDep, Partner, PartnerId, WalletDep
 from wallet.api.schemas import (
     AccountOut,
     CashIn,

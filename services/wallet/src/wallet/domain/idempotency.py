@@ -12,8 +12,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-MAX_KEY_LENGTH = 200
-
 
 def fingerprint(method: str, path: str, body: Mapping[str, Any]) -> str:
     canonical = json.dumps(

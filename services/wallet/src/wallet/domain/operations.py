@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from platform_kit.rules.entry_price import prize_part_meets_floor
+
 from wallet.domain.accounts import AccountKey, AccountKind
 from wallet.domain.currencies import currency as known_currency
 from wallet.domain.errors import (
@@ -184,12 +186,14 @@ def funding(
 
 # -- tournaments --------------------------------------------------------------------------------------------
 def check_price_split(prize_part: int, fee: int) -> None:
-    """P-8.1: the price is prize part + fee, and the prize part is never less than 80% of the price."""
+    """P-8.1: the price is prize part + fee, and the prize part is never less than 80% of the price (the rule
+    the director also applies to the prices it defines: `platform_kit.rules.entry_price`). A paid entry costs
+    something: 0 + 0 is a freeroll's, which never reaches the wallet."""
     check_amount(prize_part, "prize_part", allow_zero=True)
     check_amount(fee, "fee", allow_zero=True)
     if prize_part + fee == 0:
         raise InvalidAmount("An entry has a price: prize part and fee are both zero.")
-    if 5 * prize_part < 4 * (prize_part + fee):
+    if not prize_part_meets_floor(prize_part, fee):
         raise PrizePartTooSmall(
             "The prize part must be at least 80% of the price (P-8.1).", prize_part=prize_part, fee=fee
         )

@@ -10,9 +10,9 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from platform_kit.errors import NotFound
+from platform_kit.idempotency import IdempotencyKey
 
 from gateway.api.access import PlayerInScope, allow, allow_on_player, components_of, public
-from gateway.api.idempotency import IdempotencyKey
 from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.proxy_schemas import COUPON, DRAW, STATISTICS, CouponPlacement, answers
 from gateway.domain.roles import Principal, Role

@@ -11,10 +11,10 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from fastapi.responses import JSONResponse
+from platform_kit.idempotency import IdempotencyKey
 
 from gateway.adapters.service_client import DownstreamProblem
 from gateway.api.access import PlayerInScope, allow, allow_on_player
-from gateway.api.idempotency import IdempotencyKey
 from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.proxy_schemas import (
     ACCOUNTS,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from platform_kit.events.tournament import RegistrationEntry
 from pydantic import BaseModel, ConfigDict, Field
 
 MAX_AMOUNT = 10**15
@@ -37,10 +38,13 @@ def dict_body_examples(summary: str, value: dict[str, Any]) -> dict[str, Any]:
 
 # -- tournaments ----------------------------------------------------------------------------------------------
 class Registration(BaseModel):
-    model_config = _examples({"entry": "buy_in"}, {"entry": "ticket", "ticket_code": "T-7H2Q"}, {"entry": "satellite"})
-    entry: Literal["buy_in", "ticket", "satellite"] = Field(
+    model_config = _examples(
+        {"entry": "buy_in"}, {"entry": "ticket", "ticket_code": "T-7H2Q"}, {"entry": "satellite"}, {"entry": "freeroll"}
+    )
+    entry: RegistrationEntry = Field(
         "buy_in",
-        description="Pay the buy-in, use a ticket, or take a seat won in one of this tournament's satellites (P-3.4).",
+        description="Pay the buy-in, use a ticket, take a seat won in one of this tournament's satellites (P-3.4), "
+        "or take a freeroll's free entry (P-9.1).",
     )
     ticket_code: str | None = Field(None, max_length=64)
     player_id: str | None = Field(

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request, Response, status
+from platform_kit.idempotency import IdempotencyKey
 
 from gateway.api.access import PlayerInScope, allow, allow_on_player, components_of
-from gateway.api.idempotency import IdempotencyKey
 from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.proxy_schemas import (
     REGISTERED,
