@@ -11,7 +11,8 @@ from platform_kit.runtime import ServiceRuntime
 
 from table_engine.adapters.orm import metadata
 from table_engine.api import internal, public
-from table_engine.service.host import Shuffler, TableHost
+from table_engine.domain.fair_deal import derive_deck
+from table_engine.service.host import DeckDerivation, Shuffler, TableHost
 from table_engine.settings import Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -23,11 +24,13 @@ def create_app(
     bus: Transport | None = None,
     clock: Clock | None = None,
     rng: Shuffler | None = None,
+    derive: DeckDerivation = derive_deck,
 ) -> FastAPI:
-    """`rng` shuffles the decks and draws first buttons: `random.SystemRandom()` unless a test injects one (P-1.3)."""
+    """`rng` draws each hand's secret seed and the first buttons: `random.SystemRandom()` unless a test injects
+    one (P-1.3). `derive` makes the deck from the seed (`fair_deal.derive_deck`); tests stack decks with it."""
     settings = settings or Settings()
     runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
-    host = TableHost(runtime, settings, clock or SystemClock(), rng or random.SystemRandom())
+    host = TableHost(runtime, settings, clock or SystemClock(), rng or random.SystemRandom(), derive)
     host.install()
     app = create_service_app(
         runtime,

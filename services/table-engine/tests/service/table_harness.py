@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Iterable, MutableSequence, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -37,22 +37,24 @@ E = TypeVar("E", bound=Event)
 
 
 class StackedDeck:
-    """A generator whose shuffles give chosen decks (then fall back to a fixed order); the first button is the
-    first seat offered."""
+    """A rigged dealer: its decks are chosen ones (then a fixed order), not the ones their seeds derive, so
+    `verify-deal` rejects them; seeds count up and the first button is the first seat offered."""
 
     def __init__(self) -> None:
         self.decks: list[list[int]] = []
+        self.seeds = 0
 
     def deal(self, hole_cards: Sequence[str | None], board: str = "") -> None:
         """The next hand deals these hole cards (in dealing order, from the button's left) and this board."""
         holes = [None if cards is None else (parse_card(cards[:2]), parse_card(cards[2:])) for cards in hole_cards]
         self.decks.append(arrange_deck(holes, [parse_card(board[i : i + 2]) for i in range(0, len(board), 2)]))
 
-    def shuffle(self, x: MutableSequence[int]) -> None:
-        if self.decks:
-            x[:] = self.decks.pop(0)
-        else:
-            x[:] = list(reversed(range(52)))
+    def randbytes(self, n: int) -> bytes:
+        self.seeds += 1
+        return self.seeds.to_bytes(n, "big")
+
+    def derive(self, seed: bytes, contributions: Sequence[str]) -> list[int]:
+        return self.decks.pop(0) if self.decks else list(reversed(range(52)))
 
     def choice(self, seq: Sequence[int]) -> int:
         return seq[0]
@@ -179,7 +181,10 @@ async def running(
     rng = rng or StackedDeck()
     # The clock loop runs the action clocks once at start-up; tests run them with `tick`.
     settings = Settings(database_url=url, timer_interval_seconds=3600, hand_pause_seconds=hand_pause_seconds)
-    app = create_app(settings, bus=bus, clock=clock, rng=rng)
+    if isinstance(rng, StackedDeck):
+        app = create_app(settings, bus=bus, clock=clock, rng=rng, derive=rng.derive)
+    else:  # a real generator: the decks its seeds derive, as in production
+        app = create_app(settings, bus=bus, clock=clock, rng=rng)
     async with running_app(app, "http://table-engine") as http:
         harness = Harness(app, http, bus, clock, rng)
         await asyncio.wait_for(harness.host.ready.wait(), timeout=10)

@@ -20,7 +20,7 @@ import pytest
 from platform_kit.events import Event
 from platform_kit.events import table as contract
 from pydantic import ValidationError
-from table_engine.domain import shuffled_deck
+from table_engine.domain.fair_deal import SEED_BYTES, DeckSource
 from table_engine.service.live import LiveHand
 from table_engine.service.machine import Refusal, TableMachine, new_table
 from table_engine.settings import Settings
@@ -86,8 +86,9 @@ class PureTable:
         self.live = machine.live
         self.published.extend((self.now, event) for event, _ in machine.effects.messages)
 
-    def deal(self) -> tuple[str, list[int]]:
-        return f"hand-{len(self.published)}", shuffled_deck(self.rng)
+    def deal(self, contributions: tuple[str, ...]) -> tuple[str, DeckSource, list[int]]:
+        source = DeckSource(self.rng.randbytes(SEED_BYTES), contributions)
+        return f"hand-{len(self.published)}", source, source.deck()
 
     def everyone_sits_out(self) -> None:
         for player in [seat.player_id for seat in self.table.seats.values()]:

@@ -198,6 +198,12 @@ class HandStarted(Event):
     button_seat: int
     level: Level
     seats: list[SeatedPlayer] = Field(description="Every player dealt in, with the stack at the start of the hand.")
+    deck_commitment: str | None = Field(
+        None,
+        description="SHA-256 (hex) of the hand's secret seed, published before the first card; the seed, revealed "
+        "in the hand's history once it has ended, derives the deck (docs/fair-deal.md). None from an engine that "
+        "predates provably fair deals.",
+    )
 
 
 class HoleCardsDealt(Event):

@@ -45,6 +45,8 @@ tables = Table(
     Column("hand_ended_at", UtcDateTime, nullable=True),  # the next hand waits for the pause after it
     # A StartHand kept until its pause is over, {hand_no, level, due_at}; SQL NULL (not JSON null) when none.
     Column("next_hand", JSON(none_as_null=True), nullable=True),
+    # The seed of the last ended hand (hex), revealed: the next hand's public contribution (fair_deal.py).
+    Column("last_seed", String(64), nullable=True),
     Column("opened_at", UtcDateTime, nullable=False),
     Column("updated_at", UtcDateTime, nullable=False),
 )
@@ -81,6 +83,10 @@ hands = Table(
     Column("set_aside", JSON, nullable=False),  # seat -> chips kept out of play by all-in protection (P-13.2)
     Column("actions", JSON, nullable=False),  # [[seat, kind, amount], ...] as the engine applied them
     Column("deck", String(104), nullable=False),  # the shuffled deck (P-1.3): audit only, never published
+    # What the deck derives from (fair_deal.py): the secret seed (hex), revealed only once the hand has ended,
+    # and the contributions. NULL for hands dealt before provably fair deals.
+    Column("seed", String(64), nullable=True),
+    Column("contributions", JSON(none_as_null=True), nullable=True),
     Column("end_stacks", JSON, nullable=True),
     Column("started_at", UtcDateTime, nullable=False),
     Column("ended_at", UtcDateTime, nullable=True),

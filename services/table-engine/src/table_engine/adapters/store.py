@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from table_engine.adapters.orm import chat_bans, hands, protections, seats, tables
 from table_engine.domain import BettingStructure, HandConfig
+from table_engine.domain.fair_deal import DeckSource
 from table_engine.service.model import NextHand, Seat, Table
 from table_engine.service.records import (
     RecordedAction,
@@ -43,6 +44,8 @@ class HandRecord:
     set_aside: dict[int, int]
     actions: list[RecordedAction]
     deck: tuple[int, ...]
+    source: DeckSource | None
+    """What the deck derives from (fair_deal.py); None for hands dealt before provably fair deals."""
     end_stacks: dict[int, int] | None
     started_at: datetime
     ended_at: datetime | None
@@ -91,6 +94,7 @@ async def load_table(session: AsyncSession, table_id: str) -> Table | None:
         seats={r["seat"]: _seat(r) for r in seat_rows},
         hand_ended_at=row["hand_ended_at"],
         next_hand=next_hand_from_json(row["next_hand"]) if row["next_hand"] else None,
+        last_seed=row["last_seed"],
     )
 
 
@@ -180,6 +184,7 @@ def _table_values(table: Table, public_state: dict[str, Any] | None, now: dateti
         "public_state": public_state,
         "hand_ended_at": table.hand_ended_at,
         "next_hand": _next_hand_json(table.next_hand) if table.next_hand else None,
+        "last_seed": table.last_seed,
         "updated_at": now,
     }
 
@@ -240,6 +245,7 @@ async def insert_hand(
     level: Level,
     config: HandConfig,
     deck: Sequence[int],
+    source: DeckSource,
     now: datetime,
 ) -> None:
     await session.execute(
@@ -255,6 +261,8 @@ async def insert_hand(
             set_aside={},
             actions=[],
             deck=deck_to_text(deck),
+            seed=source.seed.hex(),
+            contributions=list(source.contributions),
             started_at=now,
         )
     )
@@ -318,10 +326,17 @@ def _hand_record(row: Any) -> HandRecord:
         set_aside=seat_map_from_json(row["set_aside"]),
         actions=[RecordedAction.from_json(action) for action in row["actions"]],
         deck=deck_from_text(row["deck"]),
+        source=_deck_source(row["seed"], row["contributions"]),
         end_stacks=seat_map_from_json(row["end_stacks"]) if row["end_stacks"] is not None else None,
         started_at=row["started_at"],
         ended_at=row["ended_at"],
     )
+
+
+def _deck_source(seed: str | None, contributions: list[str] | None) -> DeckSource | None:
+    if seed is None:
+        return None
+    return DeckSource(bytes.fromhex(seed), tuple(contributions or ()))
 
 
 # ----------------------------------------------------------------------------------------------- protections

@@ -10,6 +10,7 @@ Playing a hand::
     rules = TableRules(BettingStructure.NO_LIMIT, small_blind=50, big_blind=100, ante=100, big_blind_ante=True)
     config = HandConfig.from_button(rules, {1: SeatConfig("ann", 10_000), 4: SeatConfig("bob", 8_000)}, button=1)
     hand = Hand(config, shuffled_deck(SystemRandom()))     # the engine never shuffles (P-1.3)
+    # The service's tables derive each deck from a committed seed: fair_deal.derive_deck (docs/fair-deal.md).
     hand.events                                            # forced bets, HoleCardsDealt (no card values)
     hand.hole_cards(4)                                     # private: send to seat 4's player only (P-1.4)
     legal = hand.legal_actions()                           # for hand.to_act

@@ -28,11 +28,10 @@ class SupportsShuffle(Protocol):
 
 
 def shuffled_deck(rng: SupportsShuffle) -> list[int]:
-    """A fresh 52-card deck shuffled by ``rng``.
+    """A fresh 52-card deck shuffled by ``rng``: for simulations and tests.
 
-    The engine itself never shuffles: the caller injects the generator, a ``random.SystemRandom()`` in
-    production (P-1.3: cryptographically secure) and a seeded ``random.Random`` in tests. The returned order is
-    what the caller records for audit and replay (P-1.3).
+    The engine itself never shuffles: the caller injects the deck. The tables the service hosts derive theirs
+    from a committed seed instead (``fair_deal.derive_deck``, P-1.3), so that players can verify them.
     """
     deck = list(FULL_DECK)
     rng.shuffle(deck)

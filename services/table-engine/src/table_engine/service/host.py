@@ -23,7 +23,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable, MutableSequence, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -38,7 +38,7 @@ from platform_kit.runtime import ServiceRuntime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from table_engine.adapters import store
-from table_engine.domain import shuffled_deck
+from table_engine.domain.fair_deal import SEED_BYTES, DeckSource, derive_deck
 from table_engine.service.live import LiveHand
 from table_engine.service.machine import Refusal, TableMachine, new_table
 from table_engine.service.metrics import TableMetrics
@@ -58,19 +58,31 @@ Step = Callable[[TableMachine], object]
 
 
 class Shuffler(Protocol):
-    """Shuffles decks and draws first buttons: `random.SystemRandom()` in production (P-1.3)."""
+    """Draws each hand's secret seed and the first buttons: `random.SystemRandom()` in production (P-1.3)."""
 
-    def shuffle(self, x: MutableSequence[int], /) -> None: ...
+    def randbytes(self, n: int, /) -> bytes: ...
 
     def choice(self, seq: Sequence[int], /) -> int: ...
 
 
+DeckDerivation = Callable[[bytes, Sequence[str]], Sequence[int]]
+"""Seed and contributions -> deck: `fair_deal.derive_deck`; tests substitute stacked decks."""
+
+
 class TableHost:
-    def __init__(self, runtime: ServiceRuntime, settings: Settings, clock: Clock, rng: Shuffler) -> None:
+    def __init__(
+        self,
+        runtime: ServiceRuntime,
+        settings: Settings,
+        clock: Clock,
+        rng: Shuffler,
+        derive: DeckDerivation = derive_deck,
+    ) -> None:
         self.runtime = runtime
         self.metrics = TableMetrics(runtime.registry)
         self.clock = clock
         self.rng = rng
+        self.derive = derive
         self.shard = settings.shard_index
         self.shards = settings.table_engine_shards
         self.queue = shard_queue(self.shard)
@@ -284,6 +296,7 @@ class TableHost:
         played = machine.played
         if played is not None:
             if machine.started is not None:
+                assert played.source is not None, "every hand dealt has its deck's source"
                 await store.insert_hand(
                     session,
                     hand_id=played.hand_id,
@@ -291,6 +304,7 @@ class TableHost:
                     level=played.level,
                     config=played.hand.config,
                     deck=machine.started,
+                    source=played.source,
                     now=now,
                 )
             await store.update_hand_play(
@@ -310,9 +324,11 @@ class TableHost:
         else:
             self._hands[table.table_id] = machine.live
 
-    def _new_hand(self) -> tuple[str, list[int]]:
-        """A hand's id and deck, shuffled by a secure generator in production and recorded for audit (P-1.3)."""
-        return uuid.uuid4().hex, shuffled_deck(self.rng)
+    def _new_hand(self, contributions: tuple[str, ...]) -> tuple[str, DeckSource, Sequence[int]]:
+        """A hand's id, its deck's source and the deck: a fresh seed from the secure generator (P-1.3), so that
+        no hand, not even one dealt again after a void, reuses one; the deck derived from it is recorded too."""
+        source = DeckSource(self.rng.randbytes(SEED_BYTES), contributions)
+        return uuid.uuid4().hex, source, self.derive(source.seed, source.contributions)
 
     def _index(self, table: Table) -> None:
         """Keep the clock's list of kept hands and the gauge of tables nobody plays at in step with the table."""
@@ -365,6 +381,7 @@ class TableHost:
             hand,
             list(record.actions),
             record.start_stacks,
+            source=record.source,
             set_aside=record.set_aside,
             published=len(hand.events),
             stacks={seat: s.stack - paid.get(seat, 0) for seat, s in hand.config.seats.items()},
@@ -381,7 +398,7 @@ class TableHost:
         now = self.clock.now()
         machine = TableMachine(table, None, now)
         before = store.seats_as_loaded(table)
-        machine.void(record.hand_id, record.hand_no, record.config, record.start_stacks)
+        machine.void(record.hand_id, record.hand_no, record.config, record.start_stacks, record.source)
         await self._save(session, machine, before, now)
 
     def _forget(self, table_id: str) -> None:

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from platform_kit.events.table import Level
 
 from table_engine.domain import Hand
+from table_engine.domain.fair_deal import DeckSource
 from table_engine.service.records import RecordedAction
 
 
@@ -35,6 +36,9 @@ class LiveHand:
     actions: list[RecordedAction]
     start_stacks: dict[int, int]
     """Seat -> chips at the start of the hand: what a void hand restores (P-10), and the results' start."""
+    source: DeckSource | None = None
+    """What the deck derives from: its seed stays secret until the hand has ended, only the commitment is
+    public meanwhile. None for a hand dealt before provably fair deals."""
     set_aside: dict[int, int] = field(default_factory=dict)
     """Seat -> chips an all-in-protected player keeps out of play (P-13.2); theirs again when the hand ends."""
     extra_ms: dict[int, int] = field(default_factory=dict)

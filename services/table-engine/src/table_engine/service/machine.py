@@ -33,6 +33,7 @@ from table_engine.domain import (
     initial_positions,
     next_positions,
 )
+from table_engine.domain.fair_deal import DeckSource
 from table_engine.service.live import LiveHand, Turn
 from table_engine.service.model import NextHand, Seat, Table
 from table_engine.service.protection import default_action, protect_all_in, protection_for
@@ -49,9 +50,9 @@ from table_engine.service.translate import (
 
 _KINDS = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind.CALL}
 
-Dealer = Callable[[], tuple[str, Sequence[int]]]
-"""The id and the shuffled deck (P-1.3) of a hand about to be dealt: called only when one is, so that a kept
-StartHand draws no deck."""
+Dealer = Callable[[tuple[str, ...]], tuple[str, DeckSource, Sequence[int]]]
+"""Given the contributions to its deck, the id, the deck's source (a fresh secret seed) and the deck (P-1.3)
+of a hand about to be dealt: called only when one is, so that a kept StartHand draws no seed."""
 
 
 class Refusal(Exception):
@@ -68,6 +69,8 @@ class EndedHand:
     hand_id: str
     status: Literal["completed", "voided"]
     end_stacks: dict[int, int]
+    source: DeckSource | None
+    """The ended hand's deck source: its seed may be revealed now, and contributes to the next deck."""
 
 
 @dataclass
@@ -176,7 +179,7 @@ class TableMachine:
         table = self._open_table()
         live = self.live
         if live is not None:
-            self.void(live.hand_id, live.hand_no, live.hand.config, live.start_stacks)
+            self.void(live.hand_id, live.hand_no, live.hand.config, live.start_stacks, live.source)
         table.status = "closed"
         self._drop_kept_hand()
         self.effects.emit(
@@ -208,7 +211,7 @@ class TableMachine:
             config = HandConfig(
                 rules, {n: SeatConfig(occupied[n].player_id, occupied[n].stack) for n in dealt_in}, positions
             )
-            hand_id, deck = dealer()
+            hand_id, source, deck = dealer(self._contributions())
             hand = Hand(config, deck)
         except InvalidConfiguration as error:
             raise Refusal("cannot_deal", str(error)) from None
@@ -217,7 +220,7 @@ class TableMachine:
         table.hand_no = hand_no
         table.current_hand_id = hand_id
         table.next_hand = None
-        live = LiveHand(hand_id, hand_no, level, hand, [], dict(config.start_stacks))
+        live = LiveHand(hand_id, hand_no, level, hand, [], dict(config.start_stacks), source=source)
         self.live = self.played = live
         self.started = deck
         self.effects.emit(
@@ -232,6 +235,7 @@ class TableMachine:
                     contract.SeatedPlayer(seat=n, player_id=live.player_of(n), stack=live.start_stacks[n])
                     for n in live.dealt_in
                 ],
+                deck_commitment=source.commitment,
             )
         )
         for n in live.dealt_in:
@@ -246,6 +250,11 @@ class TableMachine:
             )
         self.effects.emit(*new_events(table.table_id, live))
         self._advance()
+
+    def _contributions(self) -> tuple[str, ...]:
+        """The contributions to the next deck. Players send none yet (docs/fair-deal.md, "Next"): the public
+        value stands in, the table's last revealed seed, or its id before its first hand."""
+        return (self.table.last_seed or self.table.table_id,)
 
     # -------------------------------------------------------------------------------------- player commands
 
@@ -364,8 +373,16 @@ class TableMachine:
 
     # -------------------------------------------------------------------------------------------- void hand
 
-    def void(self, hand_id: str, hand_no: int, config: HandConfig, start_stacks: dict[int, int]) -> None:
-        """The hand in progress is void: every stack back at its start-of-hand value (P-10)."""
+    def void(
+        self,
+        hand_id: str,
+        hand_no: int,
+        config: HandConfig,
+        start_stacks: dict[int, int],
+        source: DeckSource | None,
+    ) -> None:
+        """The hand in progress is void: every stack back at its start-of-hand value (P-10). Its seed is never
+        used again: the next hand draws its own."""
         table = self.table
         restored = [
             contract.SeatedPlayer(seat=n, player_id=config.seats[n].player_id, stack=start_stacks[n])
@@ -382,7 +399,7 @@ class TableMachine:
                 restored=restored,
             )
         )
-        self._end_hand(EndedHand(hand_id, "voided", dict(start_stacks)))
+        self._end_hand(EndedHand(hand_id, "voided", dict(start_stacks), source))
 
     # --------------------------------------------------------------------------------------- public state
 
@@ -407,6 +424,7 @@ class TableMachine:
             "to_act": hand.to_act,
             "deadline": turn.deadline.isoformat() if turn else None,
             "expires_at": turn.expires_at.isoformat() if turn else None,
+            "deck_commitment": live.source.commitment if live.source else None,
         }
 
     def sync_stacks(self) -> None:
@@ -597,12 +615,14 @@ class TableMachine:
         for n, stack in end.items():
             table.seats[n].stack = stack
         table.positions = positions
-        self._end_hand(EndedHand(live.hand_id, "completed", end))
+        self._end_hand(EndedHand(live.hand_id, "completed", end, live.source))
 
     def _end_hand(self, ended: EndedHand) -> None:
         """Between hands again: deferred chips and unseats apply now, and the pause before the next hand runs."""
         self.table.current_hand_id = None
         self.table.hand_ended_at = self.now
+        if ended.source is not None:
+            self.table.last_seed = ended.source.seed.hex()
         self.live = None
         self.ended = ended
         self._credit_pending_chips()

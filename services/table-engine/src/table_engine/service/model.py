@@ -84,6 +84,9 @@ class Table:
     """When the last hand ended (completed or voided): the next one is dealt no sooner than the pause after it."""
     next_hand: NextHand | None = None
     """The hand the director asked for, waiting for the pause to end; at most one, and never with a hand in play."""
+    last_seed: str | None = None
+    """The seed (hex) of the table's last ended hand, completed or voided, so already revealed: the public
+    contribution to the next hand's deck while players send none (fair_deal.py)."""
 
     @property
     def nobody_acting(self) -> bool:

@@ -1,7 +1,8 @@
 """Read-only views for the REST API: a table's public state, its hands, and hand histories (PHH) per audience.
 
 Histories are written by replaying the stored hand (records.replay) through the PHH writer, which shows a
-viewer their own hole cards and the cards shown at the table, and nothing else (P-1.4). The deck and every
+viewer their own hole cards and the cards shown at the table, and nothing else (P-1.4); with the hand's
+revealed seed, contributions and commitment, from which anyone verifies the deal (docs/fair-deal.md). The deck and every
 hole card are only in the audit view, behind the internal token (P-1.3), and only once the hand has ended:
 while it is played, its cards are its players' alone, staff included (P-1.4).
 """
@@ -48,6 +49,11 @@ class HandView(BaseModel):
     deadline: str | None = Field(description="When the time bank of the player to act starts to run.")
     expires_at: str | None = Field(description="When the default action applies (check if free, else fold).")
     all_in_protected: list[int] = Field(description="Seats in disconnection all-in protection (P-13.2).")
+    deck_commitment: str | None = Field(
+        None,
+        description="SHA-256 (hex) of the hand's secret seed, as in `table.hand.started`: the seed is revealed in "
+        "the hand's history once it has ended (docs/fair-deal.md).",
+    )
 
 
 class TableView(BaseModel):
@@ -103,6 +109,11 @@ class HandAudit(BaseModel):
     table_id: str
     deck: list[str] = Field(description="The shuffled deck in dealing order (P-1.3).")
     phh: str = Field(description="The history with every hole card.")
+    commitment: str | None = Field(
+        None, description="SHA-256 (hex) of the seed, published before the first card (docs/fair-deal.md)."
+    )
+    seed: str | None = Field(None, description="The hand's server seed (hex), revealed now that the hand has ended.")
+    contributions: list[str] | None = Field(None, description="The other inputs the deck was derived from.")
 
 
 async def table_view(db: Database, table_id: str) -> TableView:
@@ -157,6 +168,7 @@ def _hand_view(state: dict[str, Any]) -> HandView:
         deadline=state["deadline"],
         expires_at=state["expires_at"],
         all_in_protected=state["all_in_protected"],
+        deck_commitment=state.get("deck_commitment"),
     )
 
 
@@ -211,11 +223,15 @@ async def audit(db: Database, hand_id: str) -> HandAudit:
     """Refused (409 `hand_in_progress`) while the hand is played, like its history: P-1.4 before P-1.3."""
     record = await _finished_hand(db, hand_id)
     hand = replay(record.config, record.deck, record.actions)
+    source = record.source
     return HandAudit(
         hand_id=record.hand_id,
         table_id=record.table_id,
         deck=[cards_text([card]) for card in record.deck],
         phh=dumps(audit_history(hand, fields=_phh_fields(record))),
+        commitment=source.commitment if source else None,
+        seed=source.seed.hex() if source else None,
+        contributions=list(source.contributions) if source else None,
     )
 
 
@@ -237,8 +253,14 @@ async def _finished_hand(db: Database, hand_id: str) -> HandRecord:
 
 
 def _phh_fields(record: HandRecord) -> dict[str, object]:
-    """PHH optional fields, and ours (an underscore, as PHH asks of user-defined fields)."""
+    """PHH optional fields, and ours (an underscore, as PHH asks of user-defined fields). Only for a hand that
+    has ended: they reveal its seed (docs/fair-deal.md)."""
+    assert record.status != "in_progress", "a hand's seed is revealed only once it has ended"
     fields: dict[str, object] = {"hand": record.hand_no, "_table_id": record.table_id, "_hand_id": record.hand_id}
+    if record.source is not None:
+        fields["_deck_commitment"] = record.source.commitment
+        fields["_deck_seed"] = record.source.seed.hex()
+        fields["_deck_contributions"] = list(record.source.contributions)
     if record.tournament_id:
         fields["event"] = record.tournament_id
     if record.status == "voided":
