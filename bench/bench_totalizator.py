@@ -45,6 +45,7 @@ from typing import Any, TypeVar
 import httpx
 from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
+from platform_kit.internal_client import InternalClient
 from platform_kit.testing import create_database, drop_database
 from totalizator.adapters.wallet_client import HttpWallet
 from totalizator.app import create_app
@@ -257,7 +258,7 @@ async def running_apps(
     )
     async with wallet_app.router.lifespan_context(wallet_app):
         port: Wallet = (
-            HttpWallet("http://wallet", TOKEN, transport=httpx.ASGITransport(app=wallet_app))
+            HttpWallet(InternalClient("http://wallet", TOKEN, transport=httpx.ASGITransport(app=wallet_app)))
             if real_wallet
             else InstantWallet()
         )
@@ -297,8 +298,8 @@ async def fund_players(wallet: httpx.AsyncClient) -> None:
     for player in range(PLAYERS):
         for currency, *_ in INTAKE_CURRENCIES:
             for path, body in [
-                (f"/v1/partner/players/p{player}/accounts", {"currency": currency}),
-                (f"/v1/partner/players/p{player}/deposits", {"currency": currency, "amount": 10**9}),
+                (f"/internal/v1/partner/players/p{player}/accounts", {"currency": currency}),
+                (f"/internal/v1/partner/players/p{player}/deposits", {"currency": currency, "amount": 10**9}),
             ]:
                 headers = {**partner, "Idempotency-Key": uuid.uuid4().hex}
                 response = await wallet.post(path, json=body, headers=headers)

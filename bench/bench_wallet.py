@@ -132,7 +132,7 @@ def ledger_deposit(wallet: Wallet, pairs: int) -> Call:
         async def act(session: Any) -> Any:
             return await wallet.money.cash(session, OperationKind.DEPOSIT, f"c{n}", f"p{n}", "EUR", 1, None)
 
-        await command(wallet, f"partner:c{n}", f"/v1/partner/players/p{n}/deposits", body, act)
+        await command(wallet, f"partner:c{n}", f"/internal/v1/partner/players/p{n}/deposits", body, act)
 
     return call
 
@@ -155,7 +155,7 @@ def ledger_buy_in(wallet: Wallet) -> Call:
                 acting=None,
             )
 
-        await command(wallet, "internal", "/v1/tournaments/rush/entries", body, act)
+        await command(wallet, "internal", "/internal/v1/tournaments/rush/entries", body, act)
 
     return call
 
@@ -166,7 +166,7 @@ def http_deposit(http: httpx.AsyncClient, pairs: int) -> Call:
         n = rng.randrange(pairs)
         headers = {"X-Internal-Token": TOKEN, "Idempotency-Key": uuid.uuid4().hex, "X-Concessionaire-Id": f"c{n}"}
         response = await http.post(
-            f"/v1/partner/players/p{n}/deposits", json={"currency": "EUR", "amount": 1}, headers=headers
+            f"/internal/v1/partner/players/p{n}/deposits", json={"currency": "EUR", "amount": 1}, headers=headers
         )
         assert response.status_code == 201, response.text
 
@@ -183,7 +183,7 @@ def http_buy_in(http: httpx.AsyncClient) -> Call:
             "fee": 10,
         }
         headers = {"X-Internal-Token": TOKEN, "Idempotency-Key": uuid.uuid4().hex}
-        response = await http.post("/v1/tournaments/rush/entries", json=body, headers=headers)
+        response = await http.post("/internal/v1/tournaments/rush/entries", json=body, headers=headers)
         assert response.status_code == 201, response.text
 
     return call
@@ -263,7 +263,9 @@ async def main(seconds: float, concurrency: int, layers: list[str]) -> None:
                     count, elapsed, latencies = await drive(call, seconds, concurrency)
                     cpu = server_cpu_seconds(process.pid) - cpu
                     results.append(Result("http", scenario, count, legs, elapsed, latencies, cpu, None))
-                reconciliation = (await http.get("/v1/reconciliation", headers={"X-Internal-Token": TOKEN})).json()
+                reconciliation = (
+                    await http.get("/internal/v1/reconciliation", headers={"X-Internal-Token": TOKEN})
+                ).json()
                 assert reconciliation["ok"], reconciliation
             finally:
                 await http.aclose()

@@ -52,7 +52,7 @@ class Verdict:
 async def check(readers: Readers, vhost: VirtualHost, played: Played) -> Verdict:
     problems: dict[str, list[str]] = {"ledger": [], "messaging": []}
     facts: dict[str, Any] = {}
-    problems["ledger"] = reconciliation_problems(await readers.get("wallet", "/v1/reconciliation"))
+    problems["ledger"] = reconciliation_problems(await readers.get("wallet", "/internal/v1/reconciliation"))
     if played.tournaments:
         found = await _tournament_problems(readers, played.tournaments)
         problems.update(found.problems)

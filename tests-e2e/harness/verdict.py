@@ -70,7 +70,7 @@ class Verdict:
 async def check(readers: Readers, vhost: VirtualHost, played: Played) -> Verdict:
     problems: list[str] = []
     facts: dict[str, Any] = {}
-    reconciliation = await readers.get("wallet", "/v1/reconciliation")
+    reconciliation = await readers.get("wallet", "/internal/v1/reconciliation")
     problems += reconciliation_problems(reconciliation)
 
     moneys: list[TournamentMoney] = []

@@ -130,7 +130,7 @@ async def test_the_house_crew_signs_up_its_bots_although_their_prefix_is_reserve
     served: Served, services: FakeServices
 ) -> None:
     """Bots sign up through the public sign-up like anyone; their `Bot_` names pass with the house's signature."""
-    services.on("wallet", "GET", r"/v1/players/.*/accounts", ok({"accounts": [{"available": 10_000}]}))
+    services.on("wallet", "GET", r"/internal/v1/players/.*/accounts", ok({"accounts": [{"available": 10_000}]}))
     registrations = r"/internal/v1/tournaments/snd-1/registrations"
     services.on("tournament-director", "POST", registrations, problem(409, "registration_closed"))
     crew = BotCrew(served.url, random.Random(5), house_key=served.house_key)

@@ -35,7 +35,7 @@ async def test_a_new_demo_player_gets_the_welcome_credit_once(demo: Driver, serv
         return [c for c in services.to("wallet") if c.path.endswith("/deposits")]
 
     [deposit] = await eventually(paid)
-    assert deposit.path == f"/v1/partner/players/{player_id}/deposits"
+    assert deposit.path == f"/internal/v1/partner/players/{player_id}/deposits"
     assert deposit.body == {"currency": "EUR", "amount": 10_000, "reference": "demo welcome credit"}
     assert deposit.header("Idempotency-Key") == f"gateway:demo-credit:{player_id}"
     assert deposit.header("X-Concessionaire-Id") == mario["principal"]["concessionaire_id"]

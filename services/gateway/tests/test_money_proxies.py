@@ -88,7 +88,7 @@ async def test_a_new_players_statement_and_accounts_are_empty_not_an_error(
 async def test_a_statement_passes_its_filters_and_acts_for_the_players_concessionaire(
     driver: Driver, services: FakeServices
 ) -> None:
-    services.on("wallet", "GET", r"/v1/partner/players/.*/statement", ok({"items": [], "next_cursor": "c2"}))
+    services.on("wallet", "GET", r"/internal/v1/partner/players/.*/statement", ok({"items": [], "next_cursor": "c2"}))
     mario = await driver.player_session("Mario")
     me = mario["principal"]
     await driver.call(
@@ -107,8 +107,8 @@ async def test_a_statement_passes_its_filters_and_acts_for_the_players_concessio
 async def test_a_deposit_opens_the_players_account_first_and_only_the_cashier_may_deposit(
     driver: Driver, services: FakeServices
 ) -> None:
-    services.on("wallet", "POST", r"/v1/players/.*/accounts", ok({"id": 17}, 201))
-    services.on("wallet", "POST", r"/v1/partner/players/.*/deposits", ok({"operation_id": 41}, 201))
+    services.on("wallet", "POST", r"/internal/v1/players/.*/accounts", ok({"id": 17}, 201))
+    services.on("wallet", "POST", r"/internal/v1/partner/players/.*/deposits", ok({"operation_id": 41}, 201))
     world = await two_concessionaires(driver)
     a = world["a"]
     player = a["player"]["id"]
@@ -119,7 +119,7 @@ async def test_a_deposit_opens_the_players_account_first_and_only_the_cashier_ma
     assert answer.json() == {"operation_id": 41}
     opened, deposited = services.to("wallet")
     assert (opened.path, opened.body) == (
-        f"/v1/players/{player}/accounts",
+        f"/internal/v1/players/{player}/accounts",
         {"concessionaire_id": a["id"], "currency": "EUR"},
     )
     assert opened.header("Idempotency-Key") == f"gateway:open-account:{player}:EUR"
@@ -139,7 +139,7 @@ async def test_a_deposit_opens_the_players_account_first_and_only_the_cashier_ma
 
 
 async def test_concessionaire_accounts_are_their_own_staffs_only(driver: Driver, services: FakeServices) -> None:
-    services.on("wallet", "GET", r"/v1/partner/accounts", ok({"accounts": []}))
+    services.on("wallet", "GET", r"/internal/v1/partner/accounts", ok({"accounts": []}))
     world = await two_concessionaires(driver)
     a, b = world["a"], world["b"]
     await driver.call("GET", f"/api/v1/concessionaires/{a['id']}/accounts", api_key=a["key"], expect=200)

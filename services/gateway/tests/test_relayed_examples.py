@@ -34,23 +34,31 @@ RELAYED = {
         "/internal/v1/players/{player_id}/coupons",
     ),
     ("GET", "/api/v1/coupons/{coupon_id}", "200"): ("totalizator", "GET", "/internal/v1/coupons/{coupon_id}"),
-    ("GET", "/api/v1/players/{player_id}/accounts", "200"): ("wallet", "GET", "/v1/players/{player_id}/accounts"),
+    ("GET", "/api/v1/players/{player_id}/accounts", "200"): (
+        "wallet",
+        "GET",
+        "/internal/v1/players/{player_id}/accounts",
+    ),
     ("GET", "/api/v1/players/{player_id}/statement", "200"): (
         "wallet",
         "GET",
-        "/v1/partner/players/{player_id}/statement",
+        "/internal/v1/partner/players/{player_id}/statement",
     ),
     ("POST", "/api/v1/players/{player_id}/deposits", "201"): (
         "wallet",
         "POST",
-        "/v1/partner/players/{player_id}/deposits",
+        "/internal/v1/partner/players/{player_id}/deposits",
     ),
     ("POST", "/api/v1/players/{player_id}/withdrawals", "201"): (
         "wallet",
         "POST",
-        "/v1/partner/players/{player_id}/withdrawals",
+        "/internal/v1/partner/players/{player_id}/withdrawals",
     ),
-    ("POST", "/api/v1/concessionaires/{concessionaire_id}/funding", "201"): ("wallet", "POST", "/v1/partner/funding"),
+    ("POST", "/api/v1/concessionaires/{concessionaire_id}/funding", "201"): (
+        "wallet",
+        "POST",
+        "/internal/v1/partner/funding",
+    ),
     ("GET", "/api/v1/leaderboard", "200"): ("rating", "GET", "/v1/leaderboard"),
     ("POST", "/api/v1/sanctions", "201"): ("rating", "POST", "/internal/v1/sanctions"),
 }

@@ -15,6 +15,7 @@ from platform_kit import correlation
 from platform_kit.app import CorrelationMiddleware
 from platform_kit.errors import Conflict, ProblemError, install_handlers
 from platform_kit.idempotency import IdempotencyKey
+from platform_kit.internal_client import InternalClient
 
 PLAYER = Principal(Role.PLAYER, "p1", "conc-a", "Mario")
 
@@ -63,7 +64,8 @@ def proxy(client: ServiceClient) -> FastAPI:
 
 
 def wallet_client() -> ServiceClient:
-    return ServiceClient("http://wallet.test", "secret-token", transport=httpx.ASGITransport(app=downstream_wallet()))
+    transport = httpx.ASGITransport(app=downstream_wallet())
+    return ServiceClient(InternalClient("http://wallet.test", "secret-token", transport=transport))
 
 
 async def test_calls_carry_the_internal_token_request_id_idempotency_key_and_principal() -> None:
@@ -138,7 +140,7 @@ async def test_failures_that_are_not_problems_become_the_gateways_own() -> None:
     async def crash() -> Any:
         return (await client.request("GET", "/crash")).json()
 
-    unreachable = ServiceClient("http://127.0.0.1:9", "t", timeout=2)
+    unreachable = ServiceClient(InternalClient("http://127.0.0.1:9", "t", timeout=2))
 
     @app.get("/api/v1/unreachable")
     async def nowhere() -> Any:
@@ -183,7 +185,7 @@ async def test_a_money_move_the_service_is_slow_to_answer_is_503_with_retry_afte
     same request under the same Idempotency-Key will tell it (the owning service keeps the answer per key);
     a read gets the 504 it always did."""
     async with SilentService() as base_url:
-        client = ServiceClient(base_url, "t", timeout=0.5)
+        client = ServiceClient(InternalClient(base_url, "t", timeout=0.5))
         app = proxy(client)
 
         @app.get("/api/v1/read")
@@ -203,7 +205,7 @@ async def test_every_connection_to_a_service_busy_is_503_gateway_busy_and_nothin
     service = SilentService()
     async with service as base_url:
         one_connection = httpx.AsyncHTTPTransport(limits=httpx.Limits(max_connections=1))
-        client = ServiceClient(base_url, "t", timeout=0.5, transport=one_connection)
+        client = ServiceClient(InternalClient(base_url, "t", timeout=0.5, transport=one_connection))
         app = proxy(client)
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway.test") as http:
             first, second = await asyncio.gather(
@@ -250,7 +252,7 @@ class ClosesFirstConnection:
 async def test_a_read_on_a_connection_the_service_closed_is_sent_again_once() -> None:
     service = ClosesFirstConnection()
     async with service as base_url:
-        client = ServiceClient(base_url, "t", timeout=5)
+        client = ServiceClient(InternalClient(base_url, "t", timeout=5))
         answer = await client.request("GET", "/v1/players/p-1/tournaments")
         await client.aclose()
     assert (answer.status_code, answer.json(), service.requests) == (200, {"ok": True}, 2)
@@ -261,12 +263,12 @@ async def test_a_write_on_a_connection_the_service_closed_is_sent_again_only_und
     send it again; under a key the service carries it out once however often it is sent."""
     unkeyed, keyed = ClosesFirstConnection(), ClosesFirstConnection()
     async with unkeyed as base_url:
-        client = ServiceClient(base_url, "t", timeout=5)
+        client = ServiceClient(InternalClient(base_url, "t", timeout=5))
         with pytest.raises(ProblemError) as refused:
             await client.request("POST", "/v1/anything", json={})
         await client.aclose()
     async with keyed as base_url:
-        client = ServiceClient(base_url, "t", timeout=5)
+        client = ServiceClient(InternalClient(base_url, "t", timeout=5))
         answer = await client.request("POST", "/v1/anything", json={}, idempotency_key="k-1")
         await client.aclose()
     assert (refused.value.code, refused.value.status, unkeyed.requests) == ("upstream_unreachable", 502, 1)

@@ -7,7 +7,7 @@ import pytest
 from fake_services import FakeServices, ok
 from gateway_test_support import Driver
 
-STATEMENT = r"/v1/partner/players/.*/statement"
+STATEMENT = r"/internal/v1/partner/players/.*/statement"
 
 
 async def _statement(driver: Driver, params: dict[str, Any], expect: int) -> Any:

@@ -18,6 +18,7 @@ import httpx
 from fastapi import FastAPI
 from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
+from platform_kit.internal_client import InternalClient
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.testing import running_app
 from totalizator.adapters.wallet_client import HttpWallet
@@ -142,8 +143,8 @@ class Platform:
         """Open the player's account in `currency` with its concessionaire and deposit `amount`."""
         partner = {"X-Internal-Token": TOKEN, "X-Concessionaire-Id": CONCESSIONAIRE}
         for path, body in [
-            (f"/v1/partner/players/{player}/accounts", {"currency": currency}),
-            (f"/v1/partner/players/{player}/deposits", {"currency": currency, "amount": amount}),
+            (f"/internal/v1/partner/players/{player}/accounts", {"currency": currency}),
+            (f"/internal/v1/partner/players/{player}/deposits", {"currency": currency, "amount": amount}),
         ]:
             response = await self.wallet_http.post(
                 path, json=body, headers={**partner, "Idempotency-Key": uuid.uuid4().hex}
@@ -151,29 +152,31 @@ class Platform:
             assert response.status_code == 201, response.text
 
     async def balance(self, player: str, currency: str = "USD") -> int:
-        response = await self.wallet_http.get(f"/v1/players/{player}/accounts", headers={"X-Internal-Token": TOKEN})
+        response = await self.wallet_http.get(
+            f"/internal/v1/players/{player}/accounts", headers={"X-Internal-Token": TOKEN}
+        )
         assert response.status_code == 200, response.text
         (account,) = [a for a in response.json()["accounts"] if a["currency"] == currency]
         return int(account["balance"])
 
     async def pools(self, draw_id: str = "2030-23") -> dict[str, int]:
-        response = await self.wallet_http.get(f"/v1/draws/{draw_id}", headers={"X-Internal-Token": TOKEN})
+        response = await self.wallet_http.get(f"/internal/v1/draws/{draw_id}", headers={"X-Internal-Token": TOKEN})
         assert response.status_code == 200, response.text
         return {pool["currency"]: int(pool["balance"]) for pool in response.json()["pools"]}
 
     async def wallet_statement(self, player: str, currency: str = "USD") -> list[dict[str, Any]]:
         accounts = (
-            await self.wallet_http.get(f"/v1/players/{player}/accounts", headers={"X-Internal-Token": TOKEN})
+            await self.wallet_http.get(f"/internal/v1/players/{player}/accounts", headers={"X-Internal-Token": TOKEN})
         ).json()["accounts"]
         (account,) = [a for a in accounts if a["currency"] == currency]
         response = await self.wallet_http.get(
-            f"/v1/accounts/{account['id']}/statement", headers={"X-Internal-Token": TOKEN}
+            f"/internal/v1/accounts/{account['id']}/statement", headers={"X-Internal-Token": TOKEN}
         )
         items: list[dict[str, Any]] = response.json()["items"]
         return items
 
     async def reconciled(self) -> bool:
-        response = await self.wallet_http.get("/v1/reconciliation", headers={"X-Internal-Token": TOKEN})
+        response = await self.wallet_http.get("/internal/v1/reconciliation", headers={"X-Internal-Token": TOKEN})
         return bool(response.json()["ok"])
 
     # -- events ---------------------------------------------------------------------------------------------
@@ -227,7 +230,7 @@ def http_wallet(wallet_app: FastAPI, wrap_transport: TransportWrapper | None = N
     transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=wallet_app)
     if wrap_transport is not None:
         transport = wrap_transport(transport)
-    return HttpWallet("http://wallet", TOKEN, transport=transport)
+    return HttpWallet(InternalClient("http://wallet", TOKEN, transport=transport))
 
 
 @asynccontextmanager

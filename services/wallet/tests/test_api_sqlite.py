@@ -24,10 +24,10 @@ async def test_p8_1_buy_in_flow_on_sqlite_splits_prize_and_fee_and_replays(sqlit
         }
         assert await api.balance("p1") == 9_000
         assert await api.escrow("t1") == 900
-        tournament = (await api.get("/v1/tournaments/t1")).json()
+        tournament = (await api.get("/internal/v1/tournaments/t1")).json()
         assert tournament["tax_base"] == [{"concessionaire_id": "c1", "currency": "EUR", "amount": 1000, "entries": 1}]
 
-        statement = (await api.get("/v1/partner/players/p1/statement", concessionaire="c1")).json()
+        statement = (await api.get("/internal/v1/partner/players/p1/statement", concessionaire="c1")).json()
         assert [line["amount"] for line in statement["items"]] == [-100, -900, 10_000]
 
         report = await api.reconciliation()
@@ -40,13 +40,13 @@ async def test_holds_and_refusals_on_sqlite(sqlite_url: str) -> None:
         await api.open_player("p1", "c1")
         await api.deposit("c1", "p1", 500)
         hold = await api.command(
-            "/v1/holds",
+            "/internal/v1/holds",
             {"player_id": "p1", "currency": "EUR", "amount": 400, "destination": {"kind": "draw_pool", "owner": "d1"}},
         )
         assert hold.status_code == 201, hold.text
-        broke = await api.command("/v1/draws/d1/stakes", {"player_id": "p1", "currency": "EUR", "amount": 200})
+        broke = await api.command("/internal/v1/draws/d1/stakes", {"player_id": "p1", "currency": "EUR", "amount": 200})
         assert broke.status_code == 409 and broke.json()["code"] == "insufficient_funds"
-        posted = await api.command(f"/v1/holds/{hold.json()['hold_id']}/post", {"amount": 300})
+        posted = await api.command(f"/internal/v1/holds/{hold.json()['hold_id']}/post", {"amount": 300})
         assert posted.status_code == 200 and posted.json()["status"] == "posted"
         account = await api.player_account("p1")
         assert (account["balance"], account["held"]) == (200, 0)
@@ -66,10 +66,10 @@ async def test_p9_3_bonus_prizes_on_sqlite_are_bonus_money_paid_once(sqlite_url:
         assert other.status_code == 409 and other.json()["code"] == "idempotency_key_reused"
         assert (await api.balance("p1", kind="bonus"), await api.balance("p2", kind="bonus")) == (300, 100)
         withdraw = {"currency": "EUR", "amount": 1}
-        refused = await api.command("/v1/partner/players/p1/withdrawals", withdraw, concessionaire="c1")
+        refused = await api.command("/internal/v1/partner/players/p1/withdrawals", withdraw, concessionaire="c1")
         assert refused.status_code == 409 and refused.json()["code"] == "insufficient_funds"
         assert await api.balance("p1") == 0
-        sponsorship = (await api.get("/v1/partner/accounts", concessionaire="c1")).json()["accounts"]
+        sponsorship = (await api.get("/internal/v1/partner/accounts", concessionaire="c1")).json()["accounts"]
         assert [(a["kind"], a["balance"]) for a in sponsorship] == [("sponsorship", -400)]
         report = await api.reconciliation()
         assert report["ok"] is True and report["currencies"][0]["sum_of_balances"] == 0

@@ -58,7 +58,7 @@ async def test_opposite_transfers_between_two_accounts_do_not_deadlock(postgres_
         await api.buy_in("t1", "p1", 5000, 0)
         payout = {"currency": "EUR", "payouts": [{"player_id": "p2", "amount": 10}, {"player_id": "p1", "amount": 10}]}
         calls = [api.buy_in("t1", "p2", 10, 0) for _ in range(15)]
-        calls += [api.command("/v1/tournaments/t1/payouts", payout) for _ in range(15)]
+        calls += [api.command("/internal/v1/tournaments/t1/payouts", payout) for _ in range(15)]
         responses = await asyncio.wait_for(asyncio.gather(*calls), timeout=60)
         assert {r.status_code for r in responses} == {201}
         assert await api.escrow("t1") == 5000 + 15 * 10 - 15 * 20

@@ -16,7 +16,7 @@ def backend_url(request: pytest.FixtureRequest) -> str:
 
 
 async def statement_references(api: WalletApi) -> list[str | None]:
-    answer = await api.get("/v1/partner/players/p1/statement", concessionaire="c1")
+    answer = await api.get("/internal/v1/partner/players/p1/statement", concessionaire="c1")
     assert answer.status_code == 200, answer.text
     return [line.get("reference") for line in answer.json()["items"]]
 
@@ -25,7 +25,7 @@ async def test_a_nul_in_a_deposit_reference_is_refused_and_nothing_is_written(ba
     async with running_wallet(backend_url) as (_, api):
         await api.open_player("p1", "c1")
         refused = await api.command(
-            "/v1/partner/players/p1/deposits",
+            "/internal/v1/partner/players/p1/deposits",
             {"currency": "EUR", "amount": 500, "reference": "cashier\u0000desk"},
             concessionaire="c1",
         )
@@ -38,7 +38,7 @@ async def test_a_nul_in_a_deposit_reference_is_refused_and_nothing_is_written(ba
 
         # Free text keeps its line breaks and tabs: only the other control characters are refused.
         accepted = await api.command(
-            "/v1/partner/players/p1/deposits",
+            "/internal/v1/partner/players/p1/deposits",
             {"currency": "EUR", "amount": 500, "reference": "desk 3\tshift\r\nlate"},
             concessionaire="c1",
         )
@@ -47,13 +47,13 @@ async def test_a_nul_in_a_deposit_reference_is_refused_and_nothing_is_written(ba
 
 
 async def test_a_draws_payouts_may_exceed_the_default_body_limit(sqlite_url: str) -> None:
-    """DrawPaymentsIn admits 100 000 payments, several MiB: the wallet's /v1/draws family has a larger limit
+    """DrawPaymentsIn admits 100 000 payments, several MiB: the wallet's /internal/v1/draws family has a larger limit
     than the kit's default 1 MiB, which every other route keeps. (The amounts are invalid on purpose: the body
     reaching validation is what this checks, not the payments.)"""
     payments = [{"player_id": f"{n:032x}", "amount": -1} for n in range(20_000)]
     async with running_wallet(sqlite_url) as (_, api):
-        large = await api.command("/v1/draws/d1/payouts", {"currency": "EUR", "payments": payments})
-        elsewhere = await api.command("/v1/holds", {"padding": "x" * (1024 * 1024)})
+        large = await api.command("/internal/v1/draws/d1/payouts", {"currency": "EUR", "payments": payments})
+        elsewhere = await api.command("/internal/v1/holds", {"padding": "x" * (1024 * 1024)})
     assert len(large.request.content) > 1024 * 1024
     assert (large.status_code, large.json()["code"]) == (422, "validation_failed")
     assert (elsewhere.status_code, elsewhere.json()["code"]) == (413, "request_too_large")

@@ -57,7 +57,7 @@ async def test_old_answered_keys_are_purged_and_recent_and_unanswered_ones_kept(
     for key in ("old-1", "old-2"):
         await deposit(api, key)
     refused = await api.command(
-        "/v1/partner/players/p1/withdrawals",
+        "/internal/v1/partner/players/p1/withdrawals",
         {"currency": "EUR", "amount": 10**6},
         key="old-refusal",
         concessionaire="c1",

@@ -164,7 +164,7 @@ class LedgerModel(RuleBasedStateMachine):
         currency = "JPY" if yen and number == 0 else "EUR"
         player, concessionaire = self.player(number, currency), self.concessionaire_of(number)
         self.money(
-            f"/v1/partner/players/{player[1]}/deposits",
+            f"/internal/v1/partner/players/{player[1]}/deposits",
             {"currency": currency, "amount": amount},
             [(("cash", concessionaire, currency), player, amount)],
             concessionaire=concessionaire,
@@ -184,7 +184,7 @@ class LedgerModel(RuleBasedStateMachine):
         player, concessionaire = self.player(number), self.concessionaire_of(number)
         amount = self.around(data, player)
         self.money(
-            f"/v1/partner/players/{player[1]}/withdrawals",
+            f"/internal/v1/partner/players/{player[1]}/withdrawals",
             {"currency": "EUR", "amount": amount},
             [(player, ("cash", concessionaire, "EUR"), amount)],
             concessionaire=concessionaire,
@@ -200,7 +200,7 @@ class LedgerModel(RuleBasedStateMachine):
         if f"{self.ns}-{concessionaire}" == self.concessionaire_of(number):
             return
         response = self.send(
-            f"/v1/partner/players/{self.player(number)[1]}/deposits",
+            f"/internal/v1/partner/players/{self.player(number)[1]}/deposits",
             {"currency": "EUR", "amount": amount},
             concessionaire=f"{self.ns}-{concessionaire}",
         )
@@ -219,7 +219,7 @@ class LedgerModel(RuleBasedStateMachine):
         escrow = ("tournament_escrow", f"{self.ns}-t{tournament}", "EUR")
         body = {"kind": "buy_in", "player_id": player[1], "currency": "EUR", "prize_part": prize_part, "fee": fee}
         legs = [(player, escrow, prize_part), (player, ("margin", concessionaire, "EUR"), fee)]
-        self.money(f"/v1/tournaments/{escrow[1]}/entries", body, legs)
+        self.money(f"/internal/v1/tournaments/{escrow[1]}/entries", body, legs)
 
     @rule(tournament=st.integers(0, 1), number=st.integers(0, 2), data=st.data())
     def payout(self, tournament: int, number: int, data: st.DataObject) -> None:
@@ -227,7 +227,7 @@ class LedgerModel(RuleBasedStateMachine):
         player = self.player(number)
         amount = self.around(data, escrow)
         body = {"currency": "EUR", "payouts": [{"player_id": player[1], "amount": amount}]}
-        self.money(f"/v1/tournaments/{escrow[1]}/payouts", body, [(escrow, player, amount)])
+        self.money(f"/internal/v1/tournaments/{escrow[1]}/payouts", body, [(escrow, player, amount)])
 
     @rule(
         sponsor=st.integers(0, 1),
@@ -243,7 +243,7 @@ class LedgerModel(RuleBasedStateMachine):
             "prizes": [{"player_id": self.player(number)[1], "amount": amount} for number, amount in prizes.items()],
         }
         legs = [(sponsorship, ("bonus", self.player(number)[1], "EUR"), amount) for number, amount in prizes.items()]
-        self.money(f"/v1/tournaments/{self.ns}-free/bonus-prizes", body, legs)
+        self.money(f"/internal/v1/tournaments/{self.ns}-free/bonus-prizes", body, legs)
 
     # -- totalizator --------------------------------------------------------------------------------------------
     @rule(data=st.data())
@@ -251,7 +251,7 @@ class LedgerModel(RuleBasedStateMachine):
         player, pool = self.player(0, "JPY"), ("draw_pool", f"{self.ns}-d0", "JPY")
         amount = self.around(data, player)
         body = {"player_id": player[1], "currency": "JPY", "amount": amount}
-        self.money(f"/v1/draws/{pool[1]}/stakes", body, [(player, pool, amount)])
+        self.money(f"/internal/v1/draws/{pool[1]}/stakes", body, [(player, pool, amount)])
 
     # -- holds --------------------------------------------------------------------------------------------------
     @rule(number=st.integers(0, 2), ttl=st.integers(10, 300), data=st.data())
@@ -265,7 +265,7 @@ class LedgerModel(RuleBasedStateMachine):
             "destination": {"kind": "tournament_escrow", "owner": escrow[1]},
             "ttl_seconds": ttl,
         }
-        response = self.send("/v1/holds", body)
+        response = self.send("/internal/v1/holds", body)
         if self.balance[player] - self.held[player] >= amount:
             assert response.status_code == 201, response.text
             self.held[player] += amount
@@ -288,7 +288,7 @@ class LedgerModel(RuleBasedStateMachine):
     def post_hold(self, data: st.DataObject, whole: bool) -> None:
         hold = data.draw(st.sampled_from(self.holds))
         amount = hold.amount if whole else data.draw(st.integers(1, hold.amount))
-        response = self.send(f"/v1/holds/{hold.hold_id}/post", {} if whole else {"amount": amount})
+        response = self.send(f"/internal/v1/holds/{hold.hold_id}/post", {} if whole else {"amount": amount})
         if self._resolvable(hold, response):
             assert response.status_code == 200, response.text
             self.held[hold.player] -= hold.amount
@@ -300,7 +300,7 @@ class LedgerModel(RuleBasedStateMachine):
     @rule(data=st.data())
     def void_hold(self, data: st.DataObject) -> None:
         hold = data.draw(st.sampled_from(self.holds))
-        response = self.send(f"/v1/holds/{hold.hold_id}/void", {})
+        response = self.send(f"/internal/v1/holds/{hold.hold_id}/void", {})
         if self._resolvable(hold, response):
             assert response.status_code == 200, response.text
             self.held[hold.player] -= hold.amount
@@ -320,7 +320,7 @@ class LedgerModel(RuleBasedStateMachine):
     @rule(data=st.data())
     def reverse(self, data: st.DataObject) -> None:
         operation = data.draw(st.sampled_from(self.operations))
-        response = self.send(f"/v1/operations/{operation.operation_id}/reversal", {"reason": "model"})
+        response = self.send(f"/internal/v1/operations/{operation.operation_id}/reversal", {"reason": "model"})
         mirror = [(credit, debit, amount) for debit, credit, amount in operation.legs]
         if operation.is_reversal:
             self.expect_refused(response, 409, "not_reversible")

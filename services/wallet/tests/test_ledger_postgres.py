@@ -47,7 +47,7 @@ def problem(response: object, status: int, code: str) -> None:
 
 
 async def concessionaire_balance(api: WalletApi, concessionaire: str, kind: str, currency: str = "EUR") -> int:
-    accounts = (await api.get("/v1/partner/accounts", concessionaire=concessionaire, currency=currency)).json()
+    accounts = (await api.get("/internal/v1/partner/accounts", concessionaire=concessionaire, currency=currency)).json()
     return sum(a["balance"] for a in accounts["accounts"] if a["kind"] == kind)
 
 
@@ -58,7 +58,7 @@ async def test_p10_10_refund_returns_full_price_and_takes_the_fee_back_from_the_
     for player in ("p1", "p2"):
         assert (await api.buy_in("t1", player, 900, 100)).status_code == 201
     refunds = [{"player_id": p, "prize_part": 900, "fee": 100} for p in ("p1", "p2")]
-    response = await api.command("/v1/tournaments/t1/refunds", {"currency": "EUR", "refunds": refunds})
+    response = await api.command("/internal/v1/tournaments/t1/refunds", {"currency": "EUR", "refunds": refunds})
     assert response.status_code == 201, response.text
     assert (await api.balance("p1"), await api.balance("p2")) == (1000, 1000)
     assert await api.escrow("t1") == 0
@@ -72,13 +72,15 @@ async def test_p8_4_payouts_beyond_the_escrow_are_refused_whole(api: WalletApi) 
     await api.buy_in("t1", "p1", 900, 100)
     await api.buy_in("t1", "p2", 900, 100)
     too_much = [{"player_id": "p1", "amount": 1000}, {"player_id": "p2", "amount": 801}]
-    response = await api.command("/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": too_much})
+    response = await api.command("/internal/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": too_much})
     problem(response, 409, "insufficient_funds")
     refusal = response.json()  # the account that fell short, among the three the payout changes
     assert (refusal["account"], refusal["available"], refusal["needed"]) == ("tournament_escrow:t1:EUR", 1800, 1801)
     assert (await api.balance("p1"), await api.escrow("t1")) == (0, 1800)  # nothing of it was paid
     exact = [{"player_id": "p1", "amount": 1000}, {"player_id": "p2", "amount": 800}]
-    assert (await api.command("/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": exact})).status_code == 201
+    assert (
+        await api.command("/internal/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": exact})
+    ).status_code == 201
     assert (await api.balance("p1"), await api.balance("p2"), await api.escrow("t1")) == (1000, 800, 0)
 
 
@@ -94,12 +96,14 @@ async def test_p8_4_payouts_to_more_accounts_than_one_statement_changes_are_paid
     for player in players:
         assert (await api.buy_in("t1", player, 90, 10)).status_code == 201
     too_much = [{"player_id": player, "amount": 91} for player in players]
-    response = await api.command("/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": too_much})
+    response = await api.command("/internal/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": too_much})
     problem(response, 409, "insufficient_funds")
     assert (response.json()["account"], response.json()["needed"]) == ("tournament_escrow:t1:EUR", 455)
     assert [await api.balance(player) for player in players] == [0] * 5 and await api.escrow("t1") == 450
     exact = [{"player_id": player, "amount": 90} for player in players]
-    assert (await api.command("/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": exact})).status_code == 201
+    assert (
+        await api.command("/internal/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": exact})
+    ).status_code == 201
     assert [await api.balance(player) for player in players] == [90] * 5 and await api.escrow("t1") == 0
     assert (await api.reconciliation())["ok"] is True
 
@@ -108,13 +112,13 @@ async def test_p8_3_guarantee_overlay_tops_the_pool_up_from_the_concessionaire(a
     await funded(api, "p1", 1000)
     await api.buy_in("t1", "p1", 900, 100)
     body = {"cause": "guarantee", "concessionaire_id": "c1", "currency": "EUR", "amount": 4100}
-    response = await api.command("/v1/tournaments/t1/overlays", body)
+    response = await api.command("/internal/v1/tournaments/t1/overlays", body)
     assert response.status_code == 201, response.text
     assert await api.escrow("t1") == 5000
     # The guarantee is a promise: the sponsorship account goes negative until the concessionaire funds it.
     assert await concessionaire_balance(api, "c1", "sponsorship") == -4100
     funding = {"account_kind": "sponsorship", "currency": "EUR", "amount": 4100}
-    assert (await api.command("/v1/partner/funding", funding, concessionaire="c1")).status_code == 201
+    assert (await api.command("/internal/v1/partner/funding", funding, concessionaire="c1")).status_code == 201
     assert await concessionaire_balance(api, "c1", "sponsorship") == 0
 
 
@@ -124,19 +128,19 @@ async def test_p3_4_satellite_entry_counts_as_a_paid_buy_in_for_pool_and_tax_bas
     await api.buy_in("sat", "p1", 450, 50)
     await api.buy_in("sat", "p2", 450, 50)
     body = {"player_id": "p1", "satellite_tournament_id": "sat", "currency": "EUR", "prize_part": 800, "fee": 100}
-    response = await api.command("/v1/tournaments/main/satellite-entries", body)
+    response = await api.command("/internal/v1/tournaments/main/satellite-entries", body)
     assert response.status_code == 201, response.text
     assert (await api.escrow("sat"), await api.escrow("main")) == (0, 800)
-    tax = (await api.get("/v1/tournaments/main")).json()["tax_base"]
+    tax = (await api.get("/internal/v1/tournaments/main")).json()["tax_base"]
     assert tax == [{"concessionaire_id": "c1", "currency": "EUR", "amount": 900, "entries": 1}]
 
 
 async def test_p9_2_sponsored_freeroll_entries_form_the_pool_and_the_tax_base(api: WalletApi) -> None:
     await api.open_player("p1", "c1")
     body = {"player_id": "p1", "concessionaire_id": "c1", "currency": "EUR", "amount": 50}
-    assert (await api.command("/v1/tournaments/free/sponsored-entries", body)).status_code == 201
+    assert (await api.command("/internal/v1/tournaments/free/sponsored-entries", body)).status_code == 201
     assert await api.escrow("free") == 50
-    assert (await api.get("/v1/tournaments/free")).json()["tax_base"][0]["amount"] == 50
+    assert (await api.get("/internal/v1/tournaments/free")).json()["tax_base"][0]["amount"] == 50
 
 
 # -- bonus freerolls (P-9.3) ------------------------------------------------------------------------------------
@@ -163,12 +167,16 @@ async def test_p9_3_bonus_prizes_go_from_the_sponsorship_account_to_the_players_
     assert await concessionaire_balance(api, "c1", "sponsorship") == -700
     assert (await api.balance("p1"), await api.balance("p1", kind="bonus")) == (100, 500)
     assert (await api.balance("p2"), await api.balance("p2", kind="bonus")) == (0, 200)
-    assert (await api.get("/v1/tournaments/free")).json() == {"tournament_id": "free", "escrow": None, "tax_base": []}
+    assert (await api.get("/internal/v1/tournaments/free")).json() == {
+        "tournament_id": "free",
+        "escrow": None,
+        "tax_base": [],
+    }
 
     # The player sees its bonus money next to its cash, told apart by the kind, on both APIs.
     for listing in (
-        await api.get("/v1/players/p1/accounts"),
-        await api.get("/v1/partner/players/p1/accounts", concessionaire="c1"),
+        await api.get("/internal/v1/players/p1/accounts"),
+        await api.get("/internal/v1/partner/players/p1/accounts", concessionaire="c1"),
     ):
         assert listing.status_code == 200, listing.text
         assert sorted((a["kind"], a["currency"], a["balance"], a["available"]) for a in listing.json()["accounts"]) == [
@@ -177,7 +185,7 @@ async def test_p9_3_bonus_prizes_go_from_the_sponsorship_account_to_the_players_
         ]
         (bonus,) = [a for a in listing.json()["accounts"] if a["kind"] == "bonus"]
         assert (bonus["owner"], bonus["concessionaire_id"]) == ("p1", "c1")
-    statement = (await api.get("/v1/partner/players/p1/statement", concessionaire="c1")).json()["items"]
+    statement = (await api.get("/internal/v1/partner/players/p1/statement", concessionaire="c1")).json()["items"]
     assert [(line["account"]["kind"], line["amount"], line["operation_kind"]) for line in statement] == [
         ("bonus", 500, "bonus_prizes"),
         ("player", 100, "deposit"),
@@ -205,22 +213,24 @@ async def test_p9_3_bonus_money_is_not_withdrawable(api: WalletApi) -> None:
     await funded(api, "p1", 100)
     assert (await api.bonus_prizes("free", "c1", {"p1": 5000})).status_code == 201
     withdraw = {"currency": "EUR", "amount": 101}
-    refused = await api.command("/v1/partner/players/p1/withdrawals", withdraw, concessionaire="c1")
+    refused = await api.command("/internal/v1/partner/players/p1/withdrawals", withdraw, concessionaire="c1")
     problem(refused, 409, "insufficient_funds")
     assert (refused.json()["account"], refused.json()["available"]) == ("player:p1:EUR", 100)
-    cashed = await api.command("/v1/partner/players/p1/withdrawals", withdraw | {"amount": 100}, concessionaire="c1")
+    cashed = await api.command(
+        "/internal/v1/partner/players/p1/withdrawals", withdraw | {"amount": 100}, concessionaire="c1"
+    )
     assert cashed.status_code == 201, cashed.text
     assert [(t["debit"]["kind"], t["credit"]["kind"]) for t in cashed.json()["transfers"]] == [("player", "cash")]
     problem(
-        await api.command("/v1/partner/players/p1/withdrawals", withdraw, concessionaire="c1"),
+        await api.command("/internal/v1/partner/players/p1/withdrawals", withdraw, concessionaire="c1"),
         409,
         "insufficient_funds",
     )
     # Nor can a hold reserve it, nor move cash into it.
-    problem(await api.command("/v1/holds", _hold_body(1)), 409, "insufficient_funds")
+    problem(await api.command("/internal/v1/holds", _hold_body(1)), 409, "insufficient_funds")
     await api.deposit("c1", "p1", 10)
     into_bonus = _hold_body(10) | {"destination": {"kind": "bonus", "owner": "p1"}}
-    problem(await api.command("/v1/holds", into_bonus), 422, "invalid_amount")
+    problem(await api.command("/internal/v1/holds", into_bonus), 422, "invalid_amount")
     assert (await api.balance("p1"), await api.balance("p1", kind="bonus")) == (10, 5000)
     assert (await api.reconciliation())["ok"] is True
 
@@ -233,7 +243,7 @@ async def test_p9_3_bonus_prizes_are_refused_whole_when_invalid(api: WalletApi) 
         return {"concessionaire_id": "c1", "currency": "EUR", "prizes": prizes}
 
     async def refused(prizes: list[dict[str, object]], code: str) -> dict[str, Any]:
-        response = await api.command("/v1/tournaments/free/bonus-prizes", body(prizes))
+        response = await api.command("/internal/v1/tournaments/free/bonus-prizes", body(prizes))
         problem(response, 422, code)
         answer: dict[str, Any] = response.json()
         return answer
@@ -250,7 +260,7 @@ async def test_p9_3_bonus_prizes_are_refused_whole_when_invalid(api: WalletApi) 
     problem(await api.bonus_prizes("free", "c1", {"p1": 10, "ghost": 20}), 404, "unknown_account")
     problem(await api.bonus_prizes("free", "c1", {"p1": 10}, "eur"), 422, "validation_failed")
     problem(await api.bonus_prizes("free", "c1", {"p1": 10}, "XXX"), 422, "unknown_currency")
-    listing = (await api.get("/v1/players/p1/accounts")).json()["accounts"]
+    listing = (await api.get("/internal/v1/players/p1/accounts")).json()["accounts"]
     assert [a["kind"] for a in listing] == ["player"]  # nothing was paid, no bonus account opened
     assert await concessionaire_balance(api, "c1", "sponsorship") == 0
 
@@ -265,7 +275,11 @@ async def test_p9_3_bonus_prizes_for_a_concessionaire_touch_only_its_accounts_an
         "forbidden_concessionaire",
     )
     assert (await api.bonus_prizes("free", "c1", {"alice": 10}, concessionaire="c1")).status_code == 201
-    problem(await api.get("/v1/partner/players/alice/accounts", concessionaire="c2"), 403, "forbidden_concessionaire")
+    problem(
+        await api.get("/internal/v1/partner/players/alice/accounts", concessionaire="c2"),
+        403,
+        "forbidden_concessionaire",
+    )
     assert await api.balance("alice", kind="bonus") == 10
 
 
@@ -279,12 +293,12 @@ async def test_p8_6_jackpot_is_funded_from_the_fee_and_pays_only_what_it_holds(a
         "fee": 100,
         "jackpot_contribution": 20,
     }
-    assert (await api.command("/v1/tournaments/t1/entries", body)).status_code == 201
+    assert (await api.command("/internal/v1/tournaments/t1/entries", body)).status_code == 201
     assert await concessionaire_balance(api, "c1", "jackpot_fund") == 20
     assert await concessionaire_balance(api, "c1", "margin") == 80
     award = {"player_id": "p1", "currency": "EUR", "amount": 21}
-    problem(await api.command("/v1/jackpots/c1/awards", award), 409, "insufficient_funds")
-    assert (await api.command("/v1/jackpots/c1/awards", award | {"amount": 20})).status_code == 201
+    problem(await api.command("/internal/v1/jackpots/c1/awards", award), 409, "insufficient_funds")
+    assert (await api.command("/internal/v1/jackpots/c1/awards", award | {"amount": 20})).status_code == 201
     assert await api.balance("p1") == 20
 
 
@@ -292,7 +306,7 @@ async def test_p8_7_tax_accrual_sets_tax_aside_from_the_margin(api: WalletApi) -
     await funded(api, "p1", 1000)
     await api.buy_in("t1", "p1", 900, 100)
     body = {"concessionaire_id": "c1", "currency": "EUR", "amount": 30}
-    assert (await api.command("/v1/tournaments/t1/tax-accruals", body)).status_code == 201
+    assert (await api.command("/internal/v1/tournaments/t1/tax-accruals", body)).status_code == 201
     assert await concessionaire_balance(api, "c1", "tax") == 30
     assert await concessionaire_balance(api, "c1", "margin") == 70
 
@@ -310,11 +324,13 @@ async def test_unknown_accounts_and_bad_requests_are_refused_clearly(api: Wallet
     problem(await api.buy_in("t1", "p1", 900, 100, "JPY"), 404, "unknown_account")
     problem(await api.buy_in("t1", "p1", 700, 300), 422, "prize_part_below_80_percent")
     floaty = {"kind": "buy_in", "player_id": "p1", "currency": "EUR", "prize_part": 900.0, "fee": 100}
-    problem(await api.command("/v1/tournaments/t1/entries", floaty), 422, "validation_failed")
+    problem(await api.command("/internal/v1/tournaments/t1/entries", floaty), 422, "validation_failed")
     problem(await api.buy_in("t1", "p1", 900, 100, "XXX"), 422, "unknown_currency")
-    no_key = await api.http.post("/v1/partner/funding", json={}, headers={"X-Internal-Token": "dev-internal-token"})
+    no_key = await api.http.post(
+        "/internal/v1/partner/funding", json={}, headers={"X-Internal-Token": "dev-internal-token"}
+    )
     problem(no_key, 400, "idempotency_key_required")
-    no_token = await api.http.get("/v1/reconciliation")
+    no_token = await api.http.get("/internal/v1/reconciliation")
     problem(no_token, 401, "unauthorized")
 
 
@@ -325,14 +341,14 @@ async def test_t6_3_a_settled_draw_leaves_its_pool_at_zero(api: WalletApi) -> No
     await funded(api, "p2", 10_000, currency="USD")
     for player, amount in (("p1", 3000), ("p2", 7000)):
         body = {"player_id": player, "currency": "USD", "amount": amount, "coupon_id": f"k-{player}"}
-        assert (await api.command("/v1/draws/d1/stakes", body)).status_code == 201
+        assert (await api.command("/internal/v1/draws/d1/stakes", body)).status_code == 201
     moves = [("organizer_share", 500), ("jackpot_carry", 1000), ("organizer_top_up", 120), ("rounding_remainder", 3)]
     for kind, amount in moves:
         body = {"kind": kind, "currency": "USD", "amount": amount}
-        assert (await api.command("/v1/draws/d1/organizer-transfers", body)).status_code == 201
+        assert (await api.command("/internal/v1/draws/d1/organizer-transfers", body)).status_code == 201
     payouts = {"currency": "USD", "payments": [{"player_id": "p1", "amount": 8617}]}
-    assert (await api.command("/v1/draws/d1/payouts", payouts)).status_code == 201
-    pools = (await api.get("/v1/draws/d1")).json()["pools"]
+    assert (await api.command("/internal/v1/draws/d1/payouts", payouts)).status_code == 201
+    pools = (await api.get("/internal/v1/draws/d1")).json()["pools"]
     assert [(p["currency"], p["balance"]) for p in pools] == [("USD", 0)]
     assert await api.balance("p1", "USD") == 10_000 - 3000 + 8617
 
@@ -343,21 +359,29 @@ async def test_a_concessionaire_sees_and_moves_only_its_own_players_money(api: W
     await funded(api, "bob", 1000, concessionaire="c2")
     problem(await api.deposit("c2", "alice", 10), 403, "forbidden_concessionaire")
     withdraw = await api.command(
-        "/v1/partner/players/alice/withdrawals", {"currency": "EUR", "amount": 10}, concessionaire="c2"
+        "/internal/v1/partner/players/alice/withdrawals", {"currency": "EUR", "amount": 10}, concessionaire="c2"
     )
     problem(withdraw, 403, "forbidden_concessionaire")
-    problem(await api.get("/v1/partner/players/alice/statement", concessionaire="c2"), 403, "forbidden_concessionaire")
-    problem(await api.get("/v1/partner/players/alice/accounts", concessionaire="c2"), 403, "forbidden_concessionaire")
-    steal = await api.command("/v1/partner/players/alice/accounts", {"currency": "USD"}, concessionaire="c2")
+    problem(
+        await api.get("/internal/v1/partner/players/alice/statement", concessionaire="c2"),
+        403,
+        "forbidden_concessionaire",
+    )
+    problem(
+        await api.get("/internal/v1/partner/players/alice/accounts", concessionaire="c2"),
+        403,
+        "forbidden_concessionaire",
+    )
+    steal = await api.command("/internal/v1/partner/players/alice/accounts", {"currency": "USD"}, concessionaire="c2")
     problem(steal, 403, "forbidden_concessionaire")
     relayed = await api.command(
-        "/v1/tournaments/t1/entries",
+        "/internal/v1/tournaments/t1/entries",
         {"kind": "buy_in", "player_id": "alice", "currency": "EUR", "prize_part": 90, "fee": 10},
         concessionaire="c2",
     )
     problem(relayed, 403, "forbidden_concessionaire")
     assert await api.balance("alice") == 1000
-    own = (await api.get("/v1/partner/statement", concessionaire="c2")).json()["items"]
+    own = (await api.get("/internal/v1/partner/statement", concessionaire="c2")).json()["items"]
     assert {line["counterparty"]["owner"] for line in own} == {"bob"}
 
 
@@ -367,19 +391,21 @@ async def test_a_correction_is_a_reversing_operation_made_once(
 ) -> None:
     await funded(api, "p1", 1000)
     entry = (await api.buy_in("t1", "p1", 900, 100)).json()
-    reversal = await api.command(f"/v1/operations/{entry['operation_id']}/reversal", {"reason": "booked twice"})
+    reversal = await api.command(
+        f"/internal/v1/operations/{entry['operation_id']}/reversal", {"reason": "booked twice"}
+    )
     assert reversal.status_code == 201, reversal.text
     assert reversal.json()["reverses_operation_id"] == entry["operation_id"]
     assert (await api.balance("p1"), await api.escrow("t1")) == (1000, 0)
-    assert (await api.get("/v1/tournaments/t1")).json()["tax_base"][0] | {"concessionaire_id": "c1"} == {
+    assert (await api.get("/internal/v1/tournaments/t1")).json()["tax_base"][0] | {"concessionaire_id": "c1"} == {
         "concessionaire_id": "c1",
         "currency": "EUR",
         "amount": 0,
         "entries": 0,
     }
-    again = await api.command(f"/v1/operations/{entry['operation_id']}/reversal", {"reason": "again"})
+    again = await api.command(f"/internal/v1/operations/{entry['operation_id']}/reversal", {"reason": "again"})
     problem(again, 409, "already_reversed")
-    back = await api.command(f"/v1/operations/{reversal.json()['operation_id']}/reversal", {"reason": "undo"})
+    back = await api.command(f"/internal/v1/operations/{reversal.json()['operation_id']}/reversal", {"reason": "undo"})
     problem(back, 409, "not_reversible")
     async with wallet[0].state.wallet.runtime.db.transaction() as session:  # append-only: both are kept
         assert await session.scalar(select(func.count()).select_from(operations)) == 3
@@ -413,7 +439,7 @@ async def hold(api: WalletApi, amount: int, ttl: int | None = None) -> dict[str,
         "destination": {"kind": "tournament_escrow", "owner": "t1"},
         "ttl_seconds": ttl,
     }
-    response = await api.command("/v1/holds", body)
+    response = await api.command("/internal/v1/holds", body)
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -424,7 +450,7 @@ async def test_holds_reserve_then_post_or_void_or_expire(
     await funded(api, "p1", 1000)
     posted, voided, forgotten = await hold(api, 300), await hold(api, 300), await hold(api, 300, ttl=60)
     assert (await api.player_account("p1"))["available"] == 100
-    refused = await api.command("/v1/holds", {**_hold_body(200)})
+    refused = await api.command("/internal/v1/holds", {**_hold_body(200)})
     problem(refused, 409, "insufficient_funds")
     assert (refused.json()["account"], refused.json()["available"], refused.json()["needed"]) == (
         "player:p1:EUR",
@@ -432,15 +458,15 @@ async def test_holds_reserve_then_post_or_void_or_expire(
         200,
     )
 
-    response = await api.command(f"/v1/holds/{posted['hold_id']}/post", {"amount": 250})
+    response = await api.command(f"/internal/v1/holds/{posted['hold_id']}/post", {"amount": 250})
     assert response.json()["status"] == "posted" and response.json()["posted_amount"] == 250
-    problem(await api.command(f"/v1/holds/{posted['hold_id']}/void"), 409, "hold_not_pending")
-    assert (await api.command(f"/v1/holds/{voided['hold_id']}/void")).json()["status"] == "voided"
+    problem(await api.command(f"/internal/v1/holds/{posted['hold_id']}/void"), 409, "hold_not_pending")
+    assert (await api.command(f"/internal/v1/holds/{voided['hold_id']}/void")).json()["status"] == "voided"
 
     clock.advance(timedelta(seconds=61))
-    problem(await api.command(f"/v1/holds/{forgotten['hold_id']}/post"), 409, "hold_expired")
+    problem(await api.command(f"/internal/v1/holds/{forgotten['hold_id']}/post"), 409, "hold_expired")
     assert await wallet[0].state.wallet.holds.expire_due() == 1
-    assert (await api.get(f"/v1/holds/{forgotten['hold_id']}")).json()["status"] == "expired"
+    assert (await api.get(f"/internal/v1/holds/{forgotten['hold_id']}")).json()["status"] == "expired"
 
     account = await api.player_account("p1")
     assert (account["balance"], account["held"], await api.escrow("t1")) == (750, 0, 250)
@@ -458,7 +484,9 @@ async def test_statements_page_through_every_line_once_newest_first(api: WalletA
         await api.buy_in(f"t{number}", "p1", 90, 10)  # two lines each
     lines, cursor = [], None
     while True:
-        page = (await api.get("/v1/partner/players/p1/statement", concessionaire="c1", limit=3, cursor=cursor)).json()
+        page = (
+            await api.get("/internal/v1/partner/players/p1/statement", concessionaire="c1", limit=3, cursor=cursor)
+        ).json()
         lines += page["items"]
         cursor = page["next_cursor"]
         if cursor is None:
@@ -466,9 +494,11 @@ async def test_statements_page_through_every_line_once_newest_first(api: WalletA
     assert len(lines) == 15
     assert [line["transfer_id"] for line in lines] == sorted((line["transfer_id"] for line in lines), reverse=True)
     assert sum(line["amount"] for line in lines) == await api.balance("p1") == 9300
-    deposits = (await api.get("/v1/partner/players/p1/statement", concessionaire="c1", kind="deposit")).json()
+    deposits = (await api.get("/internal/v1/partner/players/p1/statement", concessionaire="c1", kind="deposit")).json()
     assert [line["amount"] for line in deposits["items"]] == [10_000]
-    margin = (await api.get("/v1/partner/statement", concessionaire="c1", account_kind="margin")).json()["items"]
+    margin = (await api.get("/internal/v1/partner/statement", concessionaire="c1", account_kind="margin")).json()[
+        "items"
+    ]
     assert len(margin) == 7 and all(line["amount"] == 10 for line in margin)
 
 
@@ -478,7 +508,7 @@ async def test_balances_equal_the_sum_of_their_entries(api: WalletApi, wallet: t
     await funded(api, "p2", 1000)
     await api.buy_in("t1", "p1", 900, 100)
     await api.command(
-        "/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": [{"player_id": "p2", "amount": 900}]}
+        "/internal/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": [{"player_id": "p2", "amount": 900}]}
     )
     async with wallet[0].state.wallet.runtime.db.transaction() as session:
         rows = (await session.execute(text("SELECT id, balance FROM accounts"))).all()

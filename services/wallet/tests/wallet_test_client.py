@@ -44,7 +44,7 @@ class WalletApi:
     # -- shortcuts ----------------------------------------------------------------------------------------------
     async def open_player(self, player: str, concessionaire: str, currency: str = "EUR") -> dict[str, Any]:
         response = await self.command(
-            f"/v1/partner/players/{player}/accounts", {"currency": currency}, concessionaire=concessionaire
+            f"/internal/v1/partner/players/{player}/accounts", {"currency": currency}, concessionaire=concessionaire
         )
         assert response.status_code == 201, response.text
         return response.json()
@@ -53,7 +53,7 @@ class WalletApi:
         self, concessionaire: str, player: str, amount: int, currency: str = "EUR", *, key: str | None = None
     ) -> httpx.Response:
         return await self.command(
-            f"/v1/partner/players/{player}/deposits",
+            f"/internal/v1/partner/players/{player}/deposits",
             {"currency": currency, "amount": amount},
             key=key,
             concessionaire=concessionaire,
@@ -71,11 +71,11 @@ class WalletApi:
         key: str | None = None,
     ) -> httpx.Response:
         body = {"kind": kind, "player_id": player, "currency": currency, "prize_part": prize_part, "fee": fee}
-        return await self.command(f"/v1/tournaments/{tournament}/entries", body, key=key)
+        return await self.command(f"/internal/v1/tournaments/{tournament}/entries", body, key=key)
 
     async def player_account(self, player: str, currency: str = "EUR", kind: str = "player") -> dict[str, Any]:
         """The player's cash account in `currency`, or (kind="bonus") its bonus account."""
-        response = await self.get(f"/v1/players/{player}/accounts")
+        response = await self.get(f"/internal/v1/players/{player}/accounts")
         assert response.status_code == 200, response.text
         (account,) = [a for a in response.json()["accounts"] if (a["kind"], a["currency"]) == (kind, currency)]
         return account
@@ -100,15 +100,15 @@ class WalletApi:
             "prizes": [{"player_id": player, "amount": amount} for player, amount in prizes.items()],
         }
         return await self.command(
-            f"/v1/tournaments/{tournament}/bonus-prizes", body, key=key, concessionaire=concessionaire
+            f"/internal/v1/tournaments/{tournament}/bonus-prizes", body, key=key, concessionaire=concessionaire
         )
 
     async def escrow(self, tournament: str) -> int:
-        escrow = (await self.get(f"/v1/tournaments/{tournament}")).json()["escrow"]
+        escrow = (await self.get(f"/internal/v1/tournaments/{tournament}")).json()["escrow"]
         return 0 if escrow is None else int(escrow["balance"])
 
     async def reconciliation(self) -> dict[str, Any]:
-        response = await self.get("/v1/reconciliation")
+        response = await self.get("/internal/v1/reconciliation")
         assert response.status_code == 200, response.text
         return response.json()
 

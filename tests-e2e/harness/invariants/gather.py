@@ -22,11 +22,11 @@ from harness.readers import Readers
 async def tournament_money(readers: Readers, tournament_id: str, definition: TournamentDefinition) -> TournamentMoney:
     detail = await readers.get("tournament-director", f"/v1/tournaments/{tournament_id}")
     standings = await readers.get("tournament-director", f"/v1/tournaments/{tournament_id}/standings")
-    ledger = await readers.get("wallet", f"/v1/tournaments/{tournament_id}")
+    ledger = await readers.get("wallet", f"/internal/v1/tournaments/{tournament_id}")
     escrow = ledger["escrow"]
     lines: list[EscrowLine] = []
     if escrow is not None:
-        for item in await readers.pages("wallet", f"/v1/accounts/{escrow['id']}/statement"):
+        for item in await readers.pages("wallet", f"/internal/v1/accounts/{escrow['id']}/statement"):
             other = item["counterparty"]
             player = other["owner"] if other["kind"] == "player" else None
             lines.append(EscrowLine(item["operation_id"], item["operation_kind"], player, item["amount"]))
@@ -129,10 +129,10 @@ async def draw_facts(readers: Readers, draw_id: str, bettors: Iterable[str]) -> 
     coupons: list[dict[str, Any]] = []
     for player in bettors:
         coupons += await readers.get("totalizator", f"/internal/v1/players/{player}/coupons", {"draw_id": draw_id})
-    pools = (await readers.get("wallet", f"/v1/draws/{draw_id}"))["pools"]
+    pools = (await readers.get("wallet", f"/internal/v1/draws/{draw_id}"))["pools"]
     wallet_paid: dict[str, int] = defaultdict(int)
     for pool in pools:
-        for line in await readers.pages("wallet", f"/v1/accounts/{pool['id']}/statement"):
+        for line in await readers.pages("wallet", f"/internal/v1/accounts/{pool['id']}/statement"):
             if line["operation_kind"] == "draw_payout":
                 wallet_paid[line["counterparty"]["owner"]] -= line["amount"]
     return {
@@ -141,6 +141,6 @@ async def draw_facts(readers: Readers, draw_id: str, bettors: Iterable[str]) -> 
         "report": await readers.get("totalizator", f"/v1/draws/{draw_id}/settlement"),
         "pools": pools,
         "coupons": coupons,
-        "exponents": {c["code"]: c["minor_units"] for c in await readers.get("wallet", "/v1/currencies")},
+        "exponents": {c["code"]: c["minor_units"] for c in await readers.get("wallet", "/internal/v1/currencies")},
         "wallet_paid": dict(wallet_paid),
     }

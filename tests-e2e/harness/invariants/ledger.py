@@ -1,5 +1,5 @@
 """The ledger balances: per currency, the balances of all accounts sum to zero, and every balance and held
-amount equals what its entries and holds say (the wallet's own reconciliation, `GET /v1/reconciliation`)."""
+amount equals what its entries and holds say (the wallet's own reconciliation, `GET /internal/v1/reconciliation`)."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from platform_kit.app import create_service_app
 from platform_kit.bus import Transport
 from platform_kit.clock import Clock, SystemClock
+from platform_kit.internal_client import InternalClient
 from platform_kit.runtime import ServiceRuntime
 
 from totalizator.adapters.orm import metadata
@@ -35,7 +36,9 @@ def create_app(
     settings = settings or Settings()
     runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
     if wallet is None:
-        http_wallet = HttpWallet(settings.wallet_url, settings.internal_token, timeout=settings.wallet_timeout_seconds)
+        http_wallet = HttpWallet(
+            InternalClient(settings.wallet_url, settings.internal_token, timeout=settings.wallet_timeout_seconds)
+        )
         runtime.in_background(_close_on_stop(http_wallet))
         wallet = http_wallet
     context = Context(

@@ -216,13 +216,13 @@ class Platform:
         """Open the player's account with the concessionaire and deposit `amount`."""
         headers = {"X-Internal-Token": TOKEN, "X-Concessionaire-Id": CONCESSIONAIRE}
         opened = await self.wallet.post(
-            f"/v1/partner/players/{player}/accounts",
+            f"/internal/v1/partner/players/{player}/accounts",
             json={"currency": CURRENCY},
             headers={**headers, "Idempotency-Key": f"open:{player}"},
         )
         assert opened.status_code in (200, 201), opened.text
         deposit = await self.wallet.post(
-            f"/v1/partner/players/{player}/deposits",
+            f"/internal/v1/partner/players/{player}/deposits",
             json={"currency": CURRENCY, "amount": amount},
             headers={**headers, "Idempotency-Key": uuid.uuid4().hex},
         )
@@ -230,19 +230,19 @@ class Platform:
 
     async def balance(self, player: str, kind: str = "player") -> int:
         """The player's cash (`kind` player) or bonus money (`kind` bonus) in the test currency."""
-        answer = await self.wallet.get(f"/v1/players/{player}/accounts", headers={"X-Internal-Token": TOKEN})
+        answer = await self.wallet.get(f"/internal/v1/players/{player}/accounts", headers={"X-Internal-Token": TOKEN})
         assert answer.status_code == 200, answer.text
         accounts = answer.json()["accounts"]
         return sum(a["balance"] for a in accounts if a["currency"] == CURRENCY and a["kind"] == kind)
 
     async def escrow(self, tournament_id: str) -> int:
-        answer = await self.wallet.get(f"/v1/tournaments/{tournament_id}", headers={"X-Internal-Token": TOKEN})
+        answer = await self.wallet.get(f"/internal/v1/tournaments/{tournament_id}", headers={"X-Internal-Token": TOKEN})
         assert answer.status_code == 200, answer.text
         escrow = answer.json()["escrow"]
         return 0 if escrow is None else int(escrow["balance"])
 
     async def reconciled(self) -> bool:
-        answer = await self.wallet.get("/v1/reconciliation", headers={"X-Internal-Token": TOKEN})
+        answer = await self.wallet.get("/internal/v1/reconciliation", headers={"X-Internal-Token": TOKEN})
         assert answer.status_code == 200, answer.text
         return bool(answer.json()["ok"])
 

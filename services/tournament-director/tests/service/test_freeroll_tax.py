@@ -24,7 +24,7 @@ async def test_p8_7_p9_2_a_sponsored_freeroll_is_taxed_on_the_whole_entry_of_eve
         await platform.tick(timedelta(hours=1))
         await platform.settled(t)
 
-        ledger = await platform.wallet.get(f"/v1/tournaments/{t}", headers={"X-Internal-Token": TOKEN})
+        ledger = await platform.wallet.get(f"/internal/v1/tournaments/{t}", headers={"X-Internal-Token": TOKEN})
         assert ledger.json()["tax_base"] == [
             {"concessionaire_id": "c1", "currency": "EUR", "amount": 500, "entries": 10}
         ]

@@ -12,6 +12,7 @@ from platform_kit.runtime import ServiceRuntime
 
 from wallet.adapters.orm import metadata
 from wallet.api import internal, partner
+from wallet.api.legacy_mount import LegacyMount
 from wallet.domain.errors import Refusal
 from wallet.service.refusals import problem_body, status_of
 from wallet.service.wallet import Wallet
@@ -20,7 +21,7 @@ from wallet.settings import Settings
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 # A draw's payouts or refunds come in batches of up to 100 000 payments (DrawPaymentsIn): several MiB, beyond
 # the kit's default body limit that every other route keeps.
-BODY_LIMITS = {"/v1/draws": 16 * 1024 * 1024}
+BODY_LIMITS = {"/internal/v1/draws": 16 * 1024 * 1024}
 
 
 def create_app(
@@ -39,6 +40,7 @@ def create_app(
         body_limits=BODY_LIMITS,
     )
     app.state.wallet = wallet
+    app.add_middleware(LegacyMount)  # outermost: the old path is rewritten before any other middleware sees it
 
     async def refused(_: Request, exc: Exception) -> Response:
         # Commands answer refusals through the idempotent executor; queries' refusals arrive here.

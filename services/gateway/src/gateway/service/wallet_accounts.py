@@ -30,7 +30,7 @@ class WalletAccounts:
     async def open(self, player: PlayerRecord, currency: str, by: Principal | None = None) -> httpx.Response:
         return await self._wallet.request(
             "POST",
-            f"/v1/players/{player.id}/accounts",
+            f"/internal/v1/players/{player.id}/accounts",
             json={"concessionaire_id": player.concessionaire_id, "currency": currency},
             idempotency_key=f"gateway:open-account:{player.id}:{currency}",
             principal=by,
@@ -51,7 +51,7 @@ class WalletAccounts:
         await self.open(player, currency, by)
         return await self._wallet.request(
             "POST",
-            f"/v1/partner/players/{player.id}/deposits",
+            f"/internal/v1/partner/players/{player.id}/deposits",
             json={"currency": currency, "amount": amount, "reference": reference},
             idempotency_key=key,
             principal=by,

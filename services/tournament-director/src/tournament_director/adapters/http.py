@@ -1,5 +1,6 @@
-"""The director's REST calls to other services: the internal token, the request id for the logs, and one seam
-for tests — an httpx transport (e.g. `httpx.ASGITransport(app=wallet_app)`) instead of the network."""
+"""The director's REST calls to other services, on the kit's internal client (platform_kit.internal_client: the
+internal token, the request id for the logs, the Idempotency-Key, an httpx transport in place of the network in
+tests); what the director keeps is its reading of the answer: a result, a refusal, or no answer at all."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
-from platform_kit import correlation
+from platform_kit.internal_client import InternalClient
 
 
 @dataclass(frozen=True)
@@ -35,19 +36,13 @@ class ServiceUnavailable(Exception):
     it is made again later with the same idempotency key."""
 
 
-class InternalClient:
-    def __init__(
-        self, base_url: str, token: str, *, timeout: float, transport: httpx.AsyncBaseTransport | None = None
-    ) -> None:
-        self._token = token
-        self._http = httpx.AsyncClient(base_url=base_url, timeout=timeout, transport=transport)
+class AnswerClient:
+    def __init__(self, client: InternalClient) -> None:
+        self._client = client
 
     async def post(self, path: str, body: Any, *, idempotency_key: str | None = None) -> Answer:
-        headers = {"X-Internal-Token": self._token, correlation.HEADER: correlation.current_or_new()}
-        if idempotency_key is not None:
-            headers["Idempotency-Key"] = idempotency_key
         try:
-            response = await self._http.post(path, json=body, headers=headers)
+            response = await self._client.request("POST", path, json=body, idempotency_key=idempotency_key)
         except httpx.HTTPError as error:
             raise ServiceUnavailable(f"POST {path}: {error!r}") from error
         if response.status_code >= 500:
@@ -59,4 +54,4 @@ class InternalClient:
         return Answer(response.status_code, payload)
 
     async def close(self) -> None:
-        await self._http.aclose()
+        await self._client.aclose()

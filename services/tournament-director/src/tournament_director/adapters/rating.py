@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournament_director.adapters.http import InternalClient, ServiceUnavailable
+from tournament_director.adapters.http import AnswerClient, ServiceUnavailable
 from tournament_director.domain.access import AccessRestrictions
 
 
@@ -16,7 +16,7 @@ class Eligibility:
     tier: str
 
 
-class RatingClient(InternalClient):
+class RatingClient(AnswerClient):
     async def eligibility(
         self, player_id: str, tournament_id: str, restrictions: AccessRestrictions, invited: bool
     ) -> Eligibility:

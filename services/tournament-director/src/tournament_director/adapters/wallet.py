@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote
 
-from tournament_director.adapters.http import Answer, InternalClient
+from tournament_director.adapters.http import Answer, AnswerClient
 from tournament_director.adapters.tickets import Ticket
 from tournament_director.domain.entries import Price
 
@@ -25,7 +25,7 @@ class WalletRequest:
 
 
 def _tournament(tournament_id: str, operation: str) -> str:
-    return f"/v1/tournaments/{quote(tournament_id, safe='')}/{operation}"
+    return f"/internal/v1/tournaments/{quote(tournament_id, safe='')}/{operation}"
 
 
 def paid_entry(
@@ -113,10 +113,10 @@ def tax_accrual(tournament_id: str, concessionaire_id: str, currency: str, amoun
 
 def jackpot_award(concessionaire_id: str, player_id: str, currency: str, amount: int) -> WalletRequest:
     body = {"player_id": player_id, "currency": currency, "amount": amount}
-    return WalletRequest(f"/v1/jackpots/{quote(concessionaire_id, safe='')}/awards", body)
+    return WalletRequest(f"/internal/v1/jackpots/{quote(concessionaire_id, safe='')}/awards", body)
 
 
-class WalletClient(InternalClient):
+class WalletClient(AnswerClient):
     async def send(self, request: WalletRequest, idempotency_key: str) -> Answer:
         return await self.post(request.path, request.body, idempotency_key=idempotency_key)
 
@@ -124,7 +124,7 @@ class WalletClient(InternalClient):
         """Registers the player with its concessionaire and opens its account in `currency`; the wallet answers
         the existing account when it is already open, so this is safe to repeat."""
         return await self.post(
-            f"/v1/players/{quote(player_id, safe='')}/accounts",
+            f"/internal/v1/players/{quote(player_id, safe='')}/accounts",
             {"concessionaire_id": concessionaire_id, "currency": currency},
             idempotency_key=f"td:account:{player_id}:{currency}:{concessionaire_id}",
         )

@@ -10,6 +10,7 @@ import httpx
 from platform_kit.clock import Clock
 from platform_kit.events import rating as rating_bus
 from platform_kit.events import table as table_bus
+from platform_kit.internal_client import InternalClient
 from platform_kit.runtime import ServiceRuntime
 
 from tournament_director.adapters.money_steps import StepKind
@@ -32,14 +33,18 @@ def build(
     wallet_transport: httpx.AsyncBaseTransport | None = None,
     rating_transport: httpx.AsyncBaseTransport | None = None,
 ) -> Director:
-    timeout = settings.wallet_timeout_seconds
+    def client(base_url: str, transport: httpx.AsyncBaseTransport | None) -> InternalClient:
+        return InternalClient(
+            base_url, settings.internal_token, timeout=settings.wallet_timeout_seconds, transport=transport
+        )
+
     director = Director(
         runtime=runtime,
         settings=settings,
         clock=clock,
         rng=rng,
-        wallet=WalletClient(settings.wallet_url, settings.internal_token, timeout=timeout, transport=wallet_transport),
-        rating=RatingClient(settings.rating_url, settings.internal_token, timeout=timeout, transport=rating_transport),
+        wallet=WalletClient(client(settings.wallet_url, wallet_transport)),
+        rating=RatingClient(client(settings.rating_url, rating_transport)),
         metrics=Metrics.build(runtime),
     )
     _register_completions(director)

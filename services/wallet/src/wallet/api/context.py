@@ -24,6 +24,8 @@ from wallet.domain.operations import OperationKind
 from wallet.service.wallet import Wallet
 
 INTERNAL_SCOPE = "internal"
+MOUNT = "/internal"
+"""Where the wallet's routes are mounted (`/internal/v1`, as every service's internal routes; `/v1` until issue 19)."""
 
 
 # The dependencies are `async def` though they never wait: FastAPI runs a plain `def` dependency in a worker
@@ -93,7 +95,7 @@ async def internal_command(
     key: ServiceIdempotencyKey,
     acting: Annotated[str | None, Depends(acting_concessionaire)],
 ) -> CommandContext:
-    return CommandContext(wallet, INTERNAL_SCOPE, key, acting, request.method, request.url.path)
+    return CommandContext(wallet, INTERNAL_SCOPE, key, acting, request.method, _operation_path(request))
 
 
 async def partner_command(
@@ -103,7 +105,16 @@ async def partner_command(
     concessionaire: Annotated[str, Depends(partner_concessionaire)],
 ) -> CommandContext:
     """A concessionaire's keys live in their own scope: they can never collide with another caller's."""
-    return CommandContext(wallet, f"partner:{concessionaire}", key, concessionaire, request.method, request.url.path)
+    return CommandContext(
+        wallet, f"partner:{concessionaire}", key, concessionaire, request.method, _operation_path(request)
+    )
+
+
+def _operation_path(request: Request) -> str:
+    """The path a command's fingerprint covers: the operation's, below the mount. A key recorded when the routes
+    were under `/v1` still names the same request when it is sent again under `/internal/v1`, so a retry across
+    the move learns its first answer instead of a 409 `idempotency_key_reused` (the money may have moved)."""
+    return request.url.path.removeprefix(MOUNT)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from wallet.api.context import Acting, Internal, PageDep, WalletDep
+from wallet.api.context import MOUNT, Acting, Internal, PageDep, WalletDep
 from wallet.api.schemas import (
     AccountOut,
     BonusPrizesIn,
@@ -42,7 +42,7 @@ from wallet.api.schemas import (
 from wallet.domain.currencies import CURRENCIES
 from wallet.domain.operations import OperationKind
 
-router = APIRouter(prefix="/v1", dependencies=[Depends(require_internal_token)])
+router = APIRouter(prefix=f"{MOUNT}/v1", dependencies=[Depends(require_internal_token)])
 OPERATION: dict[str, Any] = {"response_model": OperationOut, "status_code": 201}
 
 

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from wallet.api.context import PageDep, Partner, PartnerId, WalletDep
+from wallet.api.context import MOUNT, PageDep, Partner, PartnerId, WalletDep
 from wallet.api.schemas import (
     AccountOut,
     CashIn,
@@ -26,7 +26,7 @@ from wallet.api.schemas import (
 from wallet.domain.accounts import AccountKind
 from wallet.domain.operations import OperationKind
 
-router = APIRouter(prefix="/v1/partner", tags=["partner"], dependencies=[Depends(require_internal_token)])
+router = APIRouter(prefix=f"{MOUNT}/v1/partner", tags=["partner"], dependencies=[Depends(require_internal_token)])
 
 
 @router.post("/players/{player_id}/accounts", response_model=AccountOut, status_code=201)

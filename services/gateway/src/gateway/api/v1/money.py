@@ -69,13 +69,13 @@ def _wallet_accounts(request: Request) -> WalletAccounts:
 
 @router.get("/currencies", summary="The currencies the wallet keeps, with their minor units")
 async def currencies(request: Request, _: Anyone) -> Response:
-    return await relay(clients_of(request).wallet, "GET", "/v1/currencies")
+    return await relay(clients_of(request).wallet, "GET", "/internal/v1/currencies")
 
 
 # -- a player's accounts ----------------------------------------------------------------------------------------
 @router.get("/players/{player_id}/accounts", summary="The player's accounts and balances", responses=answers(ACCOUNTS))
 async def accounts(request: Request, scope: OnPlayer) -> Response:
-    path = f"/v1/players/{segment(scope.player.id)}/accounts"
+    path = f"/internal/v1/players/{segment(scope.player.id)}/accounts"
     try:
         return await relay(
             clients_of(request).wallet, "GET", path, principal=scope.principal, headers=acting_for(scope.player)
@@ -104,7 +104,7 @@ async def open_account(scope: Cashier, body: AccountOpening, request: Request) -
     responses=answers(STATEMENT),
 )
 async def statement(request: Request, scope: OnPlayer, query: StatementQuery) -> Response:
-    path = f"/v1/partner/players/{segment(scope.player.id)}/statement"
+    path = f"/internal/v1/partner/players/{segment(scope.player.id)}/statement"
     try:
         return await relay(
             clients_of(request).wallet,
@@ -140,7 +140,7 @@ async def deposit(scope: Cashier, body: CashMovement, request: Request, key: Ide
     responses=answers(OPERATION, status=201),
 )
 async def withdrawal(scope: Cashier, body: CashMovement, request: Request, key: IdempotencyKey) -> Response:
-    path = f"/v1/partner/players/{segment(scope.player.id)}/withdrawals"
+    path = f"/internal/v1/partner/players/{segment(scope.player.id)}/withdrawals"
     return await relay(
         clients_of(request).wallet,
         "POST",
@@ -164,7 +164,7 @@ async def own_accounts(
     return await relay(
         clients_of(request).wallet,
         "GET",
-        "/v1/partner/accounts",
+        "/internal/v1/partner/accounts",
         principal=principal,
         params={"currency": currency},
         headers={CONCESSIONAIRE_HEADER: concessionaire_id},
@@ -183,7 +183,7 @@ async def own_statement(
     return await relay(
         clients_of(request).wallet,
         "GET",
-        "/v1/partner/statement",
+        "/internal/v1/partner/statement",
         principal=principal,
         params={"account_kind": account_kind, **query},
         headers={CONCESSIONAIRE_HEADER: concessionaire_id},
@@ -203,7 +203,7 @@ async def funding(
     return await relay(
         clients_of(request).wallet,
         "POST",
-        "/v1/partner/funding",
+        "/internal/v1/partner/funding",
         principal=principal,
         json=body.model_dump(),
         key=key,

@@ -1,0 +1,73 @@
+"""The kit's internal client: what every service-to-service call carries, and that it leaves the answer to its
+caller (the gateway relays it, the director and the totalizator read it their own way)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import httpx
+from platform_kit import correlation
+from platform_kit.internal_client import InternalClient
+
+
+@dataclass(frozen=True)
+class Caller:
+    role: str
+    subject_id: str
+    concessionaire_id: str | None = None
+
+
+def recording(status: int = 200) -> tuple[list[httpx.Request], httpx.MockTransport]:
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(status, json={"code": "whatever"})
+
+    return seen, httpx.MockTransport(answer)
+
+
+async def test_a_call_carries_the_token_request_id_key_principal_and_extra_headers() -> None:
+    seen, transport = recording()
+    client = InternalClient("http://wallet.test", "secret", transport=transport)
+    token = correlation.bind("req-7")
+    try:
+        await client.request(
+            "POST",
+            "/internal/v1/holds",
+            json={},
+            idempotency_key="k-1",
+            principal=Caller("operator", "op-1", "conc-a"),
+            headers={"X-Concessionaire-Id": "conc-b"},
+        )
+        await client.request("GET", "/internal/v1/currencies", principal=Caller("admin", "ad-1"))
+    finally:
+        correlation.reset(token)
+        await client.aclose()
+    keyed, read = seen
+    assert {name: keyed.headers.get(name) for name in ("x-internal-token", "x-request-id", "idempotency-key")} == {
+        "x-internal-token": "secret",
+        "x-request-id": "req-7",
+        "idempotency-key": "k-1",
+    }
+    assert (keyed.headers["x-principal-role"], keyed.headers["x-principal-id"]) == ("operator", "op-1")
+    assert keyed.headers["x-concessionaire-id"] == "conc-b", "headers given by the caller come last"
+    assert "idempotency-key" not in read.headers and "x-concessionaire-id" not in read.headers
+
+
+async def test_params_left_none_are_not_sent_and_instants_go_as_iso_8601() -> None:
+    seen, transport = recording()
+    client = InternalClient("http://wallet.test", "secret", transport=transport)
+    since = datetime(2026, 3, 1, tzinfo=UTC)
+    await client.request("GET", "/statement", params={"since": since, "until": None, "limit": 20})
+    await client.aclose()
+    assert dict(seen[0].url.params) == {"since": "2026-03-01T00:00:00+00:00", "limit": "20"}
+
+
+async def test_the_answer_is_the_callers_to_read_whatever_its_status() -> None:
+    _, transport = recording(503)
+    client = InternalClient("http://wallet.test", "secret", transport=transport)
+    answer = await client.request("POST", "/internal/v1/holds", json={}, idempotency_key="k-1")
+    await client.aclose()
+    assert (answer.status_code, answer.json()) == (503, {"code": "whatever"})
