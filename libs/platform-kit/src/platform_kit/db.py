@@ -18,6 +18,7 @@ __all__ = ["BigIntPK", "Database", "UtcDateTime"]
 
 # Auto-incrementing 64-bit keys on PostgreSQL; SQLite only auto-increments an INTEGER PRIMARY KEY.
 BigIntPK = BigInteger().with_variant(Integer(), "sqlite")
+_READ_ONLY = "platform_read_only"
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -64,13 +65,17 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-            event.listen(self.engine.sync_engine, "begin", _sqlite_begin_immediate)
-        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+            event.listen(self.engine.sync_engine, "begin", _sqlite_begin)
+        self._writing = async_sessionmaker(self.engine, expire_on_commit=False)
+        #: Sessions for reads: nothing is committed (their transaction ends in a rollback when they close). On
+        #: SQLite their transaction is deferred, so readers never queue for the one write lock (WAL lets them
+        #: read beside a writer); only `transaction()` takes it.
+        self.sessions = async_sessionmaker(self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """A session inside one transaction: committed on success, rolled back on any exception."""
-        async with self.sessions() as session, session.begin():
+        async with self._writing() as session, session.begin():
             yield session
 
     async def ping(self) -> bool:
@@ -95,7 +100,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _sqlite_begin_immediate(connection: Any) -> None:
+def _sqlite_begin(connection: Any) -> None:
     # A deferred transaction that reads and then writes fails at once (SQLITE_BUSY_SNAPSHOT) when another
-    # connection committed in between; taking the write lock up front makes it wait its turn instead.
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    # connection committed in between; taking the write lock up front makes a writer wait its turn instead.
+    # A reader (`Database.sessions`) never writes: it begins deferred and waits for nobody.
+    reading = connection.get_execution_options().get(_READ_ONLY, False)
+    connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")

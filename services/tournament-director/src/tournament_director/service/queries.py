@@ -23,7 +23,7 @@ def _iso(value: Any) -> str | None:
 
 
 async def lobby(director: Director, status: str | None, kind: str | None) -> list[dict[str, Any]]:
-    async with director.runtime.db.transaction() as session:
+    async with director.runtime.db.sessions() as session:
         found = await tournaments.listing(session, status=status, kind=kind)
         return [await _lobby_item(session, tournament) for tournament in found]
 
@@ -51,7 +51,7 @@ async def _lobby_item(session: AsyncSession, tournament: TournamentRecord) -> di
 
 async def details(director: Director, tournament_id: str) -> dict[str, Any]:
     """The lobby fields, the definition, the payout schedule for the current field, the clock and the tables."""
-    async with director.runtime.db.transaction() as session:
+    async with director.runtime.db.sessions() as session:
         tournament = await _get(session, tournament_id)
         item = await _lobby_item(session, tournament)
         run = await runs.peek(session, tournament_id, director.rng, director.run_cache)
@@ -130,7 +130,7 @@ def _play(run: TournamentRun | None) -> dict[str, Any]:
 
 async def standings(director: Director, tournament_id: str) -> dict[str, Any]:
     """Players still in (by chips) then the eliminated (by position)."""
-    async with director.runtime.db.transaction() as session:
+    async with director.runtime.db.sessions() as session:
         tournament = await _get(session, tournament_id)
         run = await runs.peek(session, tournament_id, director.rng, director.run_cache)
         ranked = await tournaments.standings_of(session, tournament_id)
@@ -158,7 +158,7 @@ async def standings(director: Director, tournament_id: str) -> dict[str, Any]:
 
 
 async def player_tournaments(director: Director, player_id: str) -> list[dict[str, Any]]:
-    async with director.runtime.db.transaction() as session:
+    async with director.runtime.db.sessions() as session:
         entries = [
             r for r in await tournaments.registrations_of_player(session, player_id) if r.status not in NOT_LISTED
         ]
@@ -189,7 +189,7 @@ async def player_tournaments(director: Director, player_id: str) -> list[dict[st
 
 
 async def player_tickets(director: Director, player_id: str) -> list[dict[str, Any]]:
-    async with director.runtime.db.transaction() as session:
+    async with director.runtime.db.sessions() as session:
         found = await tickets.of_player(session, player_id)
     return [
         {

@@ -62,7 +62,7 @@ async def open_player_account(player_id: str, body: OpenAccountIn, command: Inte
 
 @router.get("/players/{player_id}/accounts", tags=["accounts"], response_model=PlayerAccountsOut)
 async def player_accounts(player_id: str, wallet: WalletDep, acting: Acting) -> PlayerAccountsOut:
-    async with wallet.runtime.db.transaction() as session:
+    async with wallet.runtime.db.sessions() as session:
         concessionaire, states = await wallet.queries.player_accounts(session, player_id, acting)
     return PlayerAccountsOut(
         player_id=player_id, concessionaire_id=concessionaire, accounts=[AccountOut.of(s) for s in states]
@@ -71,13 +71,13 @@ async def player_accounts(player_id: str, wallet: WalletDep, acting: Acting) -> 
 
 @router.get("/accounts/{account_id}", tags=["accounts"], response_model=AccountOut)
 async def account(account_id: int, wallet: WalletDep) -> AccountOut:
-    async with wallet.runtime.db.transaction() as session:
+    async with wallet.runtime.db.sessions() as session:
         return AccountOut.of(await wallet.queries.account(session, account_id))
 
 
 @router.get("/accounts/{account_id}/statement", tags=["statements"], response_model=StatementOut)
 async def account_statement(account_id: int, wallet: WalletDep, page: PageDep) -> StatementOut:
-    async with wallet.runtime.db.transaction() as session:
+    async with wallet.runtime.db.sessions() as session:
         found = await wallet.queries.account_statement(
             session, account_id, filters=page.filters, cursor=page.cursor, limit=page.limit
         )
@@ -226,7 +226,7 @@ async def tax_accrual(tournament_id: str, body: TaxAccrualIn, command: Internal)
 @router.get("/tournaments/{tournament_id}", tags=["tournaments"], response_model=TournamentLedgerOut)
 async def tournament_ledger(tournament_id: str, wallet: WalletDep) -> TournamentLedgerOut:
     """The tournament's escrow (its prize pool) and its tax base per concessionaire (P-8.2, P-8.7)."""
-    async with wallet.runtime.db.transaction() as session:
+    async with wallet.runtime.db.sessions() as session:
         escrow, base = await wallet.queries.tournament(session, tournament_id)
     return TournamentLedgerOut(
         tournament_id=tournament_id,
@@ -303,7 +303,7 @@ async def organizer_transfer(draw_id: str, body: OrganizerTransferIn, command: I
 
 @router.get("/draws/{draw_id}", tags=["totalizator"], response_model=DrawPoolsOut)
 async def draw_pools(draw_id: str, wallet: WalletDep) -> DrawPoolsOut:
-    async with wallet.runtime.db.transaction() as session:
+    async with wallet.runtime.db.sessions() as session:
         pools = await wallet.queries.draw_pools(session, draw_id)
     return DrawPoolsOut(draw_id=draw_id, pools=[AccountOut.of(pool) for pool in pools])
 
@@ -354,14 +354,14 @@ async def void_hold(hold_id: int, command: Internal) -> JSONResponse:
 
 @router.get("/holds/{hold_id}", tags=["holds"], response_model=HoldOut)
 async def get_hold(hold_id: int, wallet: WalletDep, acting: Acting) -> HoldOut:
-    async with wallet.runtime.db.transaction() as session:
+    async with wallet.runtime.db.sessions() as session:
         return HoldOut.of(await wallet.holds.get(session, hold_id, acting))
 
 
 # -- operations and reconciliation --------------------------------------------------------------------------
 @router.get("/operations/{operation_id}", tags=["operations"], response_model=OperationOut)
 async def operation(operation_id: int, wallet: WalletDep, acting: Acting) -> OperationOut:
-    async with wallet.runtime.db.transaction() as session:
+    async with wallet.runtime.db.sessions() as session:
         return OperationOut.of(await wallet.queries.operation(session, operation_id, acting))
 
 

@@ -44,7 +44,7 @@ async def open_account(player_id: str, body: PartnerOpenAccountIn, command: Part
 
 @router.get("/players/{player_id}/accounts", response_model=PlayerAccountsOut)
 async def player_accounts(player_id: str, wallet: WalletDep, concessionaire: PartnerId) -> PlayerAccountsOut:
-    async with wallet.runtime.db.transaction() as session:
+    async with wallet.runtime.db.sessions() as session:
         owner, states = await wallet.queries.player_accounts(session, player_id, concessionaire)
     return PlayerAccountsOut(player_id=player_id, concessionaire_id=owner, accounts=[AccountOut.of(s) for s in states])
 
@@ -108,7 +108,7 @@ async def own_accounts(
     wallet: WalletDep, concessionaire: PartnerId, currency: Annotated[CurrencyCode | None, Query()] = None
 ) -> ConcessionaireAccountsOut:
     """Cash, margin, sponsorship, jackpot fund and tax accounts of the concessionaire."""
-    async with wallet.runtime.db.transaction() as session:
+    async with wallet.runtime.db.sessions() as session:
         states = await wallet.queries.concessionaire_accounts(session, concessionaire, currency)
     return ConcessionaireAccountsOut(concessionaire_id=concessionaire, accounts=[AccountOut.of(s) for s in states])
 
