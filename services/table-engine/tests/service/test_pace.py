@@ -19,6 +19,7 @@ from typing import TypeVar
 import pytest
 from platform_kit.events import Event
 from platform_kit.events import table as contract
+from platform_kit.testing import eventually
 from pydantic import ValidationError
 from table_engine.domain.fair_deal import SEED_BYTES, DeckSource
 from table_engine.service.live import LiveHand
@@ -326,7 +327,13 @@ async def test_a_kept_hand_survives_a_restart_and_is_dealt_once(tmp_path: Path) 
     clock.advance(PAUSE)
     async with running(database, clock=clock, hand_pause_seconds=PAUSE_SECONDS) as after:
         await after.tick(1)  # the start-up already ran the timer once
-        assert [(e.hand_no, e.level) for e in after.events(contract.HandStarted)] == [(2, level_at(START))]
+
+        async def dealt() -> list[contract.HandStarted]:
+            # The shard's own timer loop may be dealing it in a transaction not yet committed when `tick` settles.
+            await after.settle()
+            return after.events(contract.HandStarted)
+
+        assert [(e.hand_no, e.level) for e in await eventually(dealt)] == [(2, level_at(START))]
         assert not after.events(contract.HandVoided) and not after.events(contract.CommandRejected)
         assert (await after.get("/v1/tables/kept")).json()["next_hand_at"] is None
 
