@@ -32,3 +32,32 @@ def test_a_private_event_that_names_nobody_is_refused_when_declared() -> None:
         class Whispered(Event):  # no TYPE: never registered, whatever happens
             PRIVATE = True
             text: str
+
+
+async def test_p1_4_a_private_event_published_without_a_key_goes_under_its_declared_one() -> None:
+    """The transports' default key is the contract's, not the bare type: hole cards published by hand (a test,
+    a tool) never reach a public subscription."""
+    from platform_kit.bus import Envelope, InMemoryBus
+
+    bus = InMemoryBus()
+    public: list[str] = []
+    owner: list[str] = []
+
+    async def to_public(envelope: Envelope) -> None:
+        public.append(envelope.type)
+
+    async def to_owner(envelope: Envelope) -> None:
+        owner.append(envelope.type)
+
+    await bus.subscribe("public", ["table.#"], to_public)
+    await bus.subscribe("owner", ["private.table.#"], to_owner)
+    await bus.start()
+    hole = HoleCardsDealt(table_id="t-1", hand_id="h-1", player_id="p1", seat=1, cards=["As", "Kd"])
+    await bus.publish(Envelope.wrap(hole, producer="test"))
+    await bus.drain()
+    await bus.close()
+    assert (public, owner, [key for key, _ in bus.published]) == (
+        [],
+        [HoleCardsDealt.TYPE],
+        ["private.table.hole_cards.dealt"],
+    )

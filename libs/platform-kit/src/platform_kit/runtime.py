@@ -14,9 +14,10 @@ from sqlalchemy import MetaData
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from platform_kit.bus import Envelope, Handler, Transport, topic_matches, transport_for
-from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES, PRIVATE_PREFIX
+from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES
 from platform_kit.db import Database
 from platform_kit.development_secrets import refuse_development_secrets
+from platform_kit.events.base import routing_key_of
 from platform_kit.inbox import INBOX_TABLE, Inbox, SessionHandler, inbox_table
 from platform_kit.migrations import upgrade_to_head
 from platform_kit.outbox import OUTBOX_TABLE, Outbox, OutboxRelay, outbox_table
@@ -195,11 +196,11 @@ def _handlers_for(routes: list[tuple[str, H]], envelope: Envelope, queue: str | 
 def _matches(pattern: str, envelope: Envelope, queue: str | None = None) -> bool:
     """Whether a message bound by `pattern` is this envelope, judged on the routing key it was delivered with.
 
-    Without one (a message handed over directly), the key is inferred: the event type; `private.<type>` for a
-    private event; `<queue>.<type>` for a command addressed to a queue."""
+    Without one (a message handed over directly), the key is inferred: the one its contract declares
+    (`private.<type>` for a private event); `<queue>.<type>` for a command addressed to a queue."""
     if envelope.routing_key is not None:
         return topic_matches(pattern, envelope.routing_key)
-    keys = [envelope.type, PRIVATE_PREFIX + envelope.type]
+    keys = [routing_key_of(envelope.type)]
     if queue is not None:
         keys.append(f"{queue}.{envelope.type}")
     return any(topic_matches(pattern, key) for key in keys)

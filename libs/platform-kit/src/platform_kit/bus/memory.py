@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from platform_kit.bus.envelope import Envelope
 from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES, BatchHandler, Handler, applied_as_batch, topic_matches
+from platform_kit.events.base import routing_key_of
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ class InMemoryBus:
         return True
 
     async def publish(self, envelope: Envelope, routing_key: str | None = None) -> None:
-        key = routing_key or envelope.type
+        key = routing_key or routing_key_of(envelope.type)
         self.published.append((key, envelope))
         for queue in self._queues.values():
             if any(topic_matches(p, key) for p in queue.patterns):

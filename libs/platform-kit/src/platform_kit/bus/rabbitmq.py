@@ -26,6 +26,7 @@ from platform_kit.bus.transport import (
     Handler,
     applied_as_batch,
 )
+from platform_kit.events.base import routing_key_of
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ class RabbitBus:
             headers={"schema_version": envelope.schema_version},
         )
         # With publisher confirms on, this await returns when the broker has confirmed (or raises).
-        await exchange.publish(message, routing_key=routing_key or envelope.type, timeout=10)
+        await exchange.publish(message, routing_key=routing_key or routing_key_of(envelope.type), timeout=10)
 
     async def subscribe(
         self,

@@ -7,9 +7,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from platform_kit.bus.envelope import Envelope
-from platform_kit.events.base import PRIVATE_PREFIX
-
-__all__ = ["PRIVATE_PREFIX"]
 
 log = logging.getLogger(__name__)
 

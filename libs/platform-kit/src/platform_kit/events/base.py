@@ -51,6 +51,13 @@ class Event(BaseModel):
         EVENT_TYPES[event_type] = cls
 
 
+def routing_key_of(event_type: str) -> str:
+    """The key a message of `event_type` goes under when its publisher names none: its contract's
+    (`Event.routing_key`: private events under `private.<type>`); the type itself for a type without a contract."""
+    model = EVENT_TYPES.get(event_type)
+    return event_type if model is None else model.routing_key()
+
+
 class Command(Event):
     """A request addressed to one consumer (e.g. the table-engine shard that owns a table), carried in the same
     envelope as events but published with an explicit routing key instead of its type."""
