@@ -85,7 +85,7 @@ class PureTable:
         apply(machine)
         machine.sync_stacks()
         self.live = machine.live
-        self.published.extend((self.now, event) for event, _ in machine.effects.messages)
+        self.published.extend((self.now, event) for event in machine.effects.messages)
 
     def deal(self, contributions: tuple[str, ...]) -> tuple[str, DeckSource, list[int]]:
         source = DeckSource(self.rng.randbytes(SEED_BYTES), contributions)

@@ -317,8 +317,8 @@ class TableHost:
         for player_id in machine.effects.protections_used:
             await store.count_protection(session, table.protection_scope, player_id)
         self._index(table)
-        for event, routing_key in machine.effects.messages:
-            await self.runtime.outbox.add(session, event, routing_key=routing_key)
+        for event in machine.effects.messages:
+            await self.runtime.outbox.add(session, event)  # under the key its contract declares
         if machine.live is None:
             self._hands.pop(table.table_id, None)
         else:

@@ -75,15 +75,15 @@ class EndedHand:
 
 @dataclass
 class Effects:
-    """What a command caused besides the table's new state: messages (with their routing keys) and the
-    players whose disconnection protection was used."""
+    """What a command caused besides the table's new state: the events to publish (each under the routing key
+    its contract declares: `Event.PRIVATE` ones reach their owner alone, P-1.4) and the players whose
+    disconnection protection was used."""
 
-    messages: list[tuple[Event, str]] = field(default_factory=list)
+    messages: list[Event] = field(default_factory=list)
     protections_used: list[str] = field(default_factory=list)
 
     def emit(self, *events: Event) -> None:
-        """Under the routing key each event's contract declares (`Event.PRIVATE`: only its owner sees it, P-1.4)."""
-        self.messages.extend((event, event.routing_key()) for event in events)
+        self.messages.extend(events)
 
 
 def new_table(
