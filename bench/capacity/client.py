@@ -35,6 +35,15 @@ def retry_after(answer: httpx.Response) -> float | None:
         return 1.0
 
 
+def problem_code(answer: httpx.Response) -> str:
+    """The problem+json `code` of a refusal, or `-` when its body is not one."""
+    try:
+        body = answer.json()
+    except ValueError:
+        return "-"
+    return str(body.get("code", "-")) if isinstance(body, dict) else "-"
+
+
 class MeteredClient(httpx.AsyncClient):
     def __init__(self, meter: Meter, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -54,6 +63,8 @@ class MeteredClient(httpx.AsyncClient):
                     stats.transport_errors += 1
                 stats.failures[type(error).__name__] += 1
                 raise
+            if answer.status_code >= 400:
+                stats.problems[f"{answer.status_code} {problem_code(answer)}"] += 1
             pause = retry_after(answer)
             if pause is None or waited >= PATIENCE:
                 stats.answered(answer.status_code, time.monotonic() - started)

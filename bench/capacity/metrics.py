@@ -39,6 +39,9 @@ class RouteStats:
     statuses: Counter[int] = field(default_factory=Counter)
     #: Timeouts and other transport errors by exception (`ReadTimeout`, `RemoteProtocolError` …).
     failures: Counter[str] = field(default_factory=Counter)
+    #: Every 4xx/5xx answer, refusals included, by status and problem code (`503 wallet_unavailable`): what an
+    #: SRE reads to learn which dependency shed the load.
+    problems: Counter[str] = field(default_factory=Counter)
 
     @property
     def attempts(self) -> int:
@@ -51,6 +54,7 @@ class RouteStats:
             **{name: getattr(self, name) for name in counts},
             "statuses": dict(self.statuses),
             "failures": dict(self.failures),
+            "problems": dict(self.problems),
             "latency_seconds": quantiles(self.seconds),
         }
 
@@ -75,6 +79,7 @@ class RouteStats:
         self.seconds += other.seconds
         self.statuses.update(other.statuses)
         self.failures.update(other.failures)
+        self.problems.update(other.problems)
 
 
 @dataclass

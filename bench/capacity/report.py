@@ -102,7 +102,13 @@ def _routes(meter: Meter) -> list[str]:
     headers = (
         "route (bots)", "attempts", "2xx", "4xx", "5xx", "timeouts", "other", "refused", "p50 ms", "p99 ms", "errors",
     )  # fmt: skip
-    return [*table(headers, rows), "refused: 429, or 503 with Retry-After, waited out and sent again (not errors)"]
+    problems = [(name, answer, n) for name, s in sorted(meter.routes.items()) for answer, n in s.problems.most_common()]
+    return [
+        *table(headers, rows),
+        "refused: 429, or 503 with Retry-After, waited out and sent again (not errors)",
+        "",
+        *(table(("route (bots)", "answer: status and problem code", "count"), problems) if problems else []),
+    ]
 
 
 def pool_ceiling(processes: int) -> int:

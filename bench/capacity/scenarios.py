@@ -101,9 +101,9 @@ class Stage:
         await bots
 
     async def _until_over(self, tournaments: list[PlayedTournament]) -> None:
-        """Until every tournament is over; `Stalled` when one shows no change at its tables for too long."""
+        """Until every tournament is over; `Stalled` when one shows no progress (`progress`) for too long."""
         pending = {t.tournament_id: t for t in tournaments}
-        tables: dict[str, Any] = {}
+        seen_last: dict[str, Any] = {}
         moved = dict.fromkeys(pending, time.monotonic())
         gate = asyncio.Semaphore(WATCH_PARALLEL)
 
@@ -118,12 +118,18 @@ class Stage:
                 tournament_id = str(view["tournament_id"])
                 if view["status"] in ("finished", "cancelled") and view.get("settled", True):
                     del pending[tournament_id]
-                elif view.get("tables") != tables.get(tournament_id):
-                    tables[tournament_id], moved[tournament_id] = view.get("tables"), time.monotonic()
+                elif (seen := progress(view)) != seen_last.get(tournament_id):
+                    seen_last[tournament_id], moved[tournament_id] = seen, time.monotonic()
                 elif time.monotonic() - moved[tournament_id] > self.options.stall_seconds:
-                    raise Stalled(f"tournament {tournament_id} stalled ({view['status']}): no change at its tables "
+                    raise Stalled(f"tournament {tournament_id} stalled ({view['status']}): no change at its tables or registrations "
                                   f"for {self.options.stall_seconds:.0f} s; {len(pending)} tournaments not over")  # fmt: skip
             await asyncio.sleep(WATCH_SECONDS)
+
+
+def progress(view: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """What moves while a tournament is alive: its status, its registrations (a sit'n'go filling up has no
+    tables yet) and its tables."""
+    return view["status"], view.get("registered"), view.get("tables")
 
 
 async def mtt(stage: Stage) -> Played:

@@ -69,11 +69,19 @@ _STATUS_CODES = {
 }
 
 
+#: The wait a 429 or 503 asks for when its raiser named none: every refusal for overload says when to come back
+#: (clients that honour it spread their retries instead of hammering a busy service).
+DEFAULT_RETRY_AFTER_SECONDS = 1
+_SAY_WHEN = frozenset({429, 503})
+
+
 def install_handlers(app: FastAPI) -> None:
     async def on_problem(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ProblemError)
         response = problem(exc.status, exc.code, exc.message, **exc.details)
         response.headers.update(exc.headers)
+        if exc.status in _SAY_WHEN and "retry-after" not in response.headers:
+            response.headers["Retry-After"] = str(DEFAULT_RETRY_AFTER_SECONDS)
         return response
 
     async def on_validation(_: Request, exc: Exception) -> JSONResponse:
@@ -100,7 +108,7 @@ def install_handlers(app: FastAPI) -> None:
         # Every connection of the pool stayed busy for the pool's timeout: overload. The transaction that waited
         # never started; money moves carry Idempotency-Keys, so retrying the whole request is safe.
         response = problem(503, "database_busy", "The service is busy; retry shortly.")
-        response.headers["Retry-After"] = "1"
+        response.headers["Retry-After"] = str(DEFAULT_RETRY_AFTER_SECONDS)
         return response
 
     app.add_exception_handler(ProblemError, on_problem)
