@@ -19,7 +19,9 @@ import httpx
 import pytest
 from director_harness import OPERATOR, TOKEN, LosesAnswers, Platform, player_headers, running
 from platform_kit.errors import ProblemError
+from platform_kit.testing import eventually
 from tournament_director.adapters import idempotency
+from tournament_director.service import idempotent
 from tournament_director.service.idempotent import Outcome, run_once
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}
@@ -184,6 +186,39 @@ async def test_a_repeat_of_a_request_still_running_is_answered_in_flight_then_re
         assert (in_flight.value.status, in_flight.value.code) == (409, "idempotency_key_in_flight")
         assert done == Outcome(201, {"n": 1}, replayed=False)
         assert repeated == Outcome(201, {"n": 1}, replayed=True)
+
+
+async def test_a_repeat_waiting_in_the_same_process_is_woken_by_the_answer_not_by_polling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a retry storm hundreds of repeats wait for first requests still running; a look at the key is a
+    transaction each, taking the connections those first requests need to finish. A repeat of a request this
+    process runs looks once, sleeps until that request is over, and looks once more."""
+    looks: list[str] = []
+    claim = idempotent._claim
+
+    async def counted(director: Any, scope: str, key: str, fingerprint: str) -> Any:
+        looks.append(key)
+        return await claim(director, scope, key, fingerprint)
+
+    monkeypatch.setattr(idempotent, "_claim", counted)
+    async with running(tmp_path, idempotency_wait_seconds=30) as platform:
+        director, first = platform.service, Held({"n": 1})
+        running_first = asyncio.create_task(run_once(director, "player::ann", "k", "print", 201, first))
+        await first.started.wait()
+        repeat = asyncio.create_task(run_once(director, "player::ann", "k", "print", 201, Held({"n": 2})))
+        await eventually(lambda: _value(len(looks) == 2))  # the first's claim, then the repeat's look
+        await asyncio.sleep(0.5)  # a bounded pause to show nothing happens in it: polling would look ~5 times
+        assert len(looks) == 2 and not repeat.done()
+        first.release.set()
+
+        assert await running_first == Outcome(201, {"n": 1}, replayed=False)
+        assert await repeat == Outcome(201, {"n": 1}, replayed=True)
+        assert len(looks) == 3  # woken once, looked once more, replayed
+
+
+async def _value(value: bool) -> bool:
+    return value
 
 
 async def test_a_claim_left_by_a_request_that_died_is_taken_over_after_the_retry_time(tmp_path: Path) -> None:

@@ -73,6 +73,9 @@ class Director:
     completions: dict[StepKind, Completion] = field(default_factory=dict)
     #: The runs this process saved last (`adapters.runs`): no restore per hand while nobody else changed them.
     run_cache: RunCache = field(default_factory=RunCache)
+    #: (scope, Idempotency-Key) of the requests this process is running -> set when each is over: a repeat
+    #: waits on it instead of polling the database (`service.idempotent`).
+    requests_running: dict[tuple[str, str], asyncio.Event] = field(default_factory=dict)
 
     @property
     def timers(self) -> TableTimers:

@@ -7,7 +7,9 @@ only by the request still holding that claim.
 
 - The same key with another request (another fingerprint) is refused: 409 `idempotency_key_reused`.
 - A repeat while the first is running waits for its answer (`idempotency_wait_seconds`), then replays it; if
-  the answer is still not in: 409 `idempotency_key_in_flight`, to be retried with the same key.
+  the answer is still not in: 409 `idempotency_key_in_flight`, to be retried with the same key. It is woken by
+  the first when both run in this process, and looks again at the key (a transaction) with a growing interval
+  when the first runs in another replica.
 - A claim left unanswered for `money_retry_seconds` belonged to a request that died: the next repeat takes it
   over and runs the request again. That is safe because every step underneath is idempotent by itself (the
   seat held once per player, the money steps' derived wallet keys); if the first request answers after all,
@@ -22,6 +24,7 @@ Answers are kept for `idempotency_retention_hours` (`purge_expired`, called by t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import uuid
 from collections.abc import Awaitable, Callable
@@ -61,19 +64,33 @@ async def run_once(
     while True:
         token, found = await _claim(director, scope, key, fingerprint)
         if token is not None:
-            return await _execute(director, scope, key, fingerprint, token, status, command)
+            running = director.requests_running.setdefault((scope, key), asyncio.Event())
+            try:
+                return await _execute(director, scope, key, fingerprint, token, status, command)
+            finally:
+                director.requests_running.pop((scope, key), None)
+                running.set()
         if found is None:
             continue  # released or purged since it was found taken: it can be claimed again
         if found.status is not None:
             return _replay(director, found)
-        if loop.time() >= deadline:  # the first request is still running
+        remaining = deadline - loop.time()
+        if remaining <= 0:  # the first request is still running
             director.metrics.idempotent_requests.labels("in_flight").inc()
             raise Conflict(
                 "idempotency_key_in_flight",
                 "A request with this Idempotency-Key is still being answered; repeat it with the same key.",
                 idempotency_key=key,
             )
-        await asyncio.sleep(poll)
+        running_here = director.requests_running.get((scope, key))
+        if running_here is not None:
+            # Run by this process: woken when it is over, without a transaction per look (under a retry storm
+            # the looks of hundreds of repeats would take the connections the first requests need to finish).
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(remaining):
+                    await running_here.wait()
+            continue
+        await asyncio.sleep(min(poll, remaining))  # run by another replica: look again, less and less often
         poll = min(2 * poll, LONGEST_POLL_SECONDS)
 
 
