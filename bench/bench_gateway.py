@@ -1,16 +1,26 @@
-"""The gateway under load, served by uvicorn in its own process (the load comes from this one):
+"""The gateway under load, served by uvicorn in processes of its own (the load comes from this one):
 
 1. REST latency p50/p99 with many concurrent clients, for a route served by the gateway alone
    (`GET /players/me`: token, rate limit, database read), a proxied read (`GET /tournaments`, to a director
    faked in the gateway's process so only the gateway's own work is timed) and a player's action
-   (`POST /tables/{id}/actions`: standing check and an outbox write in one SQLite transaction).
-2. WebSocket fan-out: N clients (1,000 by default) subscribed to one table on one gateway process; table events
+   (`POST /tables/{id}/actions`: standing check and an outbox write in one transaction) — on each database asked
+   for (SQLite standalone, PostgreSQL deployed), with one or more gateway instances sharing the port
+   (SO_REUSEPORT: the kernel spreads the connections, as a load balancer would).
+2. The peers, in the same run and on the same cores, each a ceiling the gateway's figure cannot pass:
+   a bare FastAPI app answering one JSON route under the same uvicorn (the framework and server), the
+   gateway's own `/healthz` (its middleware stack, no token, no database), and the route's database read alone
+   through the kit's read sessions, in this process at the same concurrency (the storage layer).
+3. WebSocket fan-out: N clients (1,000 by default) subscribed to one table on one gateway process; table events
    (chat lines carrying their publication time) are put on the gateway's bus, and each client measures the
    delay to its copy: p50/p99 delivery latency and messages delivered.
 
-    uv run python bench/bench_gateway.py [--requests 2000] [--concurrency 50] [--clients 1000] [--events 100]
+    uv run python bench/bench_gateway.py [--database sqlite,postgresql] [--instances 1] [--load wrk|httpx]
+        [--seconds 8] [--requests 2000] [--concurrency 50] [--clients 1000] [--events 100]
 
-Both processes share the machine's two cores: the numbers include the load generator's own time.
+The REST load comes from wrk (Debian's package) when it is installed — a C load generator that leaves the
+cores to the servers — or else from httpx in this process (`--load httpx`; it costs more CPU than the gateway
+does, so its figures are lower bounds). Everything shares the machine's two cores: the numbers include the
+load generator's own time.
 """
 
 from __future__ import annotations
@@ -20,13 +30,17 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import resource
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +48,34 @@ import httpx
 
 TABLE = "bench"
 PASSWORD = "bench password 123"
+SIGNUP = {
+    "concessionaire": "demo",
+    "nickname": "BenchPlayer",
+    "email": "bench@example.com",
+    "date_of_birth": "1990-01-01",
+    "password": PASSWORD,
+}
 
 
-# -- the served gateway (child process) ---------------------------------------------------------------------------
-def serve(port: int, database: Path) -> None:
+# -- the served processes (children) ------------------------------------------------------------------------------
+def listening_socket(port: int) -> socket.socket:
+    """The port, shared by every instance (SO_REUSEPORT): the kernel spreads new connections over them."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(2048)
+    return sock
+
+
+def run_server(app: Any, port: int) -> None:
     import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", ws_max_queue=10_000, timeout_keep_alive=60, backlog=2048)
+    asyncio.run(uvicorn.Server(config).serve(sockets=[listening_socket(port)]))
+
+
+def serve_gateway(port: int, database_url: str) -> None:
     from gateway.app import create_app
     from gateway.settings import Settings
     from platform_kit.bus import Envelope, InMemoryBus
@@ -54,7 +91,7 @@ def serve(port: int, database: Path) -> None:
     bus = InMemoryBus()
     settings = Settings.model_validate(
         {
-            "database_url": f"sqlite+aiosqlite:///{database}",
+            "database_url": database_url,
             "demo_bots": False,
             "demo_welcome_credit_cents": 0,
             "password_hash_time_cost": 1,
@@ -86,38 +123,144 @@ def serve(port: int, database: Path) -> None:
     # The benchmark's own trigger, on this process's app only; before the web client's catch-all mount.
     app.add_api_route("/bench/publish", trigger, methods=["POST"])
     app.router.routes.insert(0, app.router.routes.pop())
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_queue=10_000, timeout_keep_alive=60)
+    run_server(app, port)
+
+
+def serve_bare(port: int) -> None:
+    """The framework's ceiling: FastAPI and uvicorn answering a small JSON body, nothing else."""
+    from fastapi import FastAPI
+
+    app = FastAPI()
+
+    @app.get("/me")
+    async def me() -> dict[str, str]:
+        return {"player_id": "p-1", "nickname": "BenchPlayer", "concessionaire_id": "demo"}
+
+    run_server(app, port)
 
 
 # -- the load (this process) ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Figures:
+    throughput: float
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    failed: int
+
+
 def percentiles(samples: list[float]) -> tuple[float, float, float]:
     ordered = sorted(samples)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
     return statistics.median(ordered), p99, ordered[-1]
 
 
-async def rest_load(
-    http: httpx.AsyncClient, method: str, path: str, body: Any, requests: int, concurrency: int
-) -> tuple[list[float], int, float]:
+async def httpx_load(
+    base: str, headers: dict[str, str], method: str, path: str, body: Any, args: argparse.Namespace
+) -> Figures:
     latencies: list[float] = []
     failures = 0
-    remaining = iter(range(requests))
+    limits = httpx.Limits(max_connections=args.concurrency)
+    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=60, limits=limits) as http:
+
+        async def worker(remaining: Iterator[int]) -> None:
+            nonlocal failures
+            for _ in remaining:
+                started = time.perf_counter()
+                try:
+                    answer = await http.request(method, path, json=body)
+                except httpx.TransportError:
+                    failures += 1
+                    continue
+                latencies.append((time.perf_counter() - started) * 1000)
+                failures += answer.status_code >= 400
+
+        warm = iter(range(min(200, args.requests)))
+        await asyncio.gather(*(worker(warm) for _ in range(args.concurrency)))
+        latencies.clear()
+        remaining = iter(range(args.requests))
+        started = time.perf_counter()
+        await asyncio.gather(*(worker(remaining) for _ in range(args.concurrency)))
+        elapsed = time.perf_counter() - started
+    p50, p99, worst = percentiles(latencies)
+    return Figures(len(latencies) / elapsed, p50, p99, worst, failures)
+
+
+WRK_SCRIPT = """
+wrk.method = os.getenv("BENCH_METHOD")
+wrk.body = os.getenv("BENCH_BODY")
+wrk.headers["Content-Type"] = "application/json"
+local token = os.getenv("BENCH_TOKEN")
+if token ~= "" then wrk.headers["Authorization"] = "Bearer " .. token end
+"""
+
+
+def wrk_load(base: str, token: str, method: str, path: str, body: Any, args: argparse.Namespace) -> Figures:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(WRK_SCRIPT)
+    env = {**os.environ, "BENCH_METHOD": method, "BENCH_BODY": json.dumps(body) if body else "", "BENCH_TOKEN": token}
+    command = ["wrk", "-t2", f"-c{args.concurrency}", "--latency", "-s", script.name, f"{base}{path}"]
+    try:
+        subprocess.run([*command[:-1], "-d2s", command[-1]], env=env, capture_output=True, check=True)  # warm-up
+        out = subprocess.run([*command[:-1], f"-d{args.seconds}s", command[-1]], env=env, capture_output=True,
+                             text=True, check=True).stdout  # fmt: skip
+    finally:
+        os.unlink(script.name)
+    return parse_wrk(out)
+
+
+def parse_wrk(out: str) -> Figures:
+    if "Latency Distribution" not in out:
+        raise SystemExit(f"wrk printed no latency distribution:\n{out}")
+    def ms(text: str) -> float:
+        number, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()  # type: ignore[union-attr]
+        return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}[unit]
+
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = ms(re.search(r"^\s+50%\s+(\S+)\s*$", out, re.MULTILINE).group(1))  # type: ignore[union-attr]
+    p99 = ms(re.search(r"^\s+99%\s+(\S+)\s*$", out, re.MULTILINE).group(1))  # type: ignore[union-attr]
+    worst = ms(re.search(r"Latency\s+\S+\s+\S+\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    non_2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    failed = (int(non_2xx.group(1)) if non_2xx else 0) + (sum(map(int, errors.groups())) if errors else 0)
+    return Figures(rate, p50, p99, worst, failed)
+
+
+async def rest_figures(base: str, token: str, method: str, path: str, body: Any, args: argparse.Namespace) -> Figures:
+    if args.load == "wrk":
+        return await asyncio.to_thread(wrk_load, base, token, method, path, body, args)
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return await httpx_load(base, headers, method, path, body, args)
+
+
+async def database_read_alone(database_url: str, player_id: str, args: argparse.Namespace) -> Figures:
+    """The route's read (`identity_store.get_player` in a read session), nothing around it, at the same
+    concurrency: the storage layer's ceiling for `GET /players/me`."""
+    from gateway.adapters import identity_store
+    from platform_kit.db import Database
+
+    db = Database(database_url)
+    latencies: list[float] = []
+    deadline = 0.0
 
     async def worker() -> None:
-        nonlocal failures
-        for _ in remaining:
+        while time.perf_counter() < deadline:
             started = time.perf_counter()
-            try:
-                answer = await http.request(method, path, json=body)
-            except httpx.TransportError:
-                failures += 1
-                continue
+            async with db.sessions() as session:
+                await identity_store.get_player(session, player_id)
             latencies.append((time.perf_counter() - started) * 1000)
-            failures += answer.status_code >= 400
 
-    started = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(concurrency)))
-    return latencies, failures, time.perf_counter() - started
+    try:
+        for seconds in (1.0, float(args.seconds)):  # warm-up, then the measure
+            latencies.clear()
+            deadline = time.perf_counter() + seconds
+            started = time.perf_counter()
+            await asyncio.gather(*(worker() for _ in range(args.concurrency)))
+            elapsed = time.perf_counter() - started
+    finally:
+        await db.dispose()
+    p50, p99, worst = percentiles(latencies)
+    return Figures(len(latencies) / elapsed, p50, p99, worst, 0)
 
 
 async def fan_out(
@@ -172,56 +315,61 @@ async def fan_out(
     return latencies, received, connect_seconds
 
 
-async def measure(base: str, args: argparse.Namespace) -> list[tuple[str, ...]]:
-    rows: list[tuple[str, ...]] = []
-    async with httpx.AsyncClient(
-        base_url=base, timeout=60, limits=httpx.Limits(max_connections=args.concurrency)
-    ) as http:
-        signup = {
-            "concessionaire": "demo",
-            "nickname": "BenchPlayer",
-            "email": "bench@example.com",
-            "date_of_birth": "1990-01-01",
-            "password": PASSWORD,
-        }
-        token = (await http.post("/api/v1/auth/signup", json=signup)).json()["access_token"]
-        http.headers["Authorization"] = f"Bearer {token}"
-        action = {"hand_id": "h-1", "action": "check"}
-        for label, method, path, body in (
-            ("GET /players/me", "GET", "/api/v1/players/me", None),
-            ("GET /tournaments (proxied)", "GET", "/api/v1/tournaments", None),
-            ("POST /tables/{id}/actions", "POST", f"/api/v1/tables/{TABLE}/actions", action),
-        ):
-            await rest_load(http, method, path, body, min(200, args.requests), args.concurrency)  # warm-up
-            latencies, failures, elapsed = await rest_load(http, method, path, body, args.requests, args.concurrency)
-            p50, p99, worst = percentiles(latencies)
-            rows.append(
-                (
-                    label,
-                    f"{args.concurrency} clients",
-                    f"{len(latencies) / elapsed:,.0f}/s",
-                    f"{p50:.1f}",
-                    f"{p99:.1f}",
-                    f"{worst:.1f}",
-                    str(failures),
-                )
-            )
-    latencies, received, connect_seconds = await fan_out(base, token, args.clients, args.events, args.interval_ms)
-    if latencies:
-        p50, p99, worst = percentiles(latencies)
-        rows.append(
-            (
-                "WS table events",
-                f"{args.clients} sockets",
-                f"{received:,}/{args.clients * args.events:,} msgs",
-                f"{p50:.1f}",
-                f"{p99:.1f}",
-                f"{worst:.1f}",
-                str(args.clients * args.events - received),
-            )
-        )
-    print(f"({args.clients} sockets connected and subscribed in {connect_seconds:.1f} s)")
+def row(label: str, load: str, figures: Figures) -> tuple[str, ...]:
+    return (
+        label,
+        load,
+        f"{figures.throughput:,.0f}/s",
+        f"{figures.p50_ms:.1f}",
+        f"{figures.p99_ms:.1f}",
+        f"{figures.max_ms:.1f}",
+        str(figures.failed),
+    )
+
+
+async def measure_rest(
+    base: str, bare: str, database: str, database_url: str, args: argparse.Namespace
+) -> list[tuple[str, ...]]:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        signed = (await http.post("/api/v1/auth/signup", json=SIGNUP)).json()
+        token = signed["access_token"]
+        me = await http.get("/api/v1/players/me", headers={"Authorization": f"Bearer {token}"})
+        player_id = me.json()["id"]
+    where = f"{database}, {args.instances} instance{'s' if args.instances > 1 else ''}"
+    load = f"{args.concurrency} clients"
+    action = {"hand_id": "h-1", "action": "check"}
+    rows = []
+    for label, method, path, body in (
+        ("GET /players/me", "GET", "/api/v1/players/me", None),
+        ("GET /tournaments (proxied)", "GET", "/api/v1/tournaments", None),
+        ("POST /tables/{id}/actions", "POST", f"/api/v1/tables/{TABLE}/actions", action),
+    ):
+        rows.append(row(f"{label} [{where}]", load, await rest_figures(base, token, method, path, body, args)))
+    rows.append(
+        row(f"peer: gateway /healthz [{where}]", load, await rest_figures(base, "", "GET", "/healthz", None, args))
+    )
+    rows.append(row(f"peer: the read alone [{database}, 1 process]", f"{args.concurrency} tasks",
+                    await database_read_alone(database_url, player_id, args)))  # fmt: skip
+    rows.append(row(f"peer: bare FastAPI route [{args.instances} instance(s)]", load,
+                    await rest_figures(bare, "", "GET", "/me", None, args)))  # fmt: skip
+    if args.clients:
+        rows.append(await measure_fan_out(base, token, args))
     return rows
+
+
+async def measure_fan_out(base: str, token: str, args: argparse.Namespace) -> tuple[str, ...]:
+    latencies, received, connect_seconds = await fan_out(base, token, args.clients, args.events, args.interval_ms)
+    p50, p99, worst = percentiles(latencies) if latencies else (0.0, 0.0, 0.0)
+    print(f"({args.clients} sockets connected and subscribed in {connect_seconds:.1f} s)")
+    return (
+        "WS table events [1 instance]",
+        f"{args.clients} sockets",
+        f"{received:,}/{args.clients * args.events:,} msgs",
+        f"{p50:.1f}",
+        f"{p99:.1f}",
+        f"{worst:.1f}",
+        str(args.clients * args.events - received),
+    )
 
 
 def free_port() -> int:
@@ -230,52 +378,93 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_until_up(base: str, process: subprocess.Popen[bytes]) -> None:
+def wait_until_up(url: str, processes: list[subprocess.Popen[bytes]]) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit("the gateway process stopped")
+        if any(process.poll() is not None for process in processes):
+            raise SystemExit("a served process stopped")
         try:
-            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+            if httpx.get(url, timeout=2).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
         time.sleep(0.2)
-    raise SystemExit("the gateway did not start")
+    raise SystemExit(f"{url} did not answer")
+
+
+@contextlib.contextmanager
+def served(role: str, port: int, database_url: str, instances: int, folder: Path) -> Iterator[None]:
+    """`instances` processes on one port; the first is up (and has migrated the database) before the next
+    starts, so they never migrate at once."""
+    processes: list[subprocess.Popen[bytes]] = []
+    ready = f"http://127.0.0.1:{port}/readyz" if role == "gateway" else f"http://127.0.0.1:{port}/me"
+    try:
+        for n in range(instances):
+            log = (folder / f"{role}-{n}.log").open("w")
+            command = [sys.executable, __file__, "--serve", role, str(port), database_url]
+            env = {**os.environ, "GATEWAY_LOG_LEVEL": "WARNING"}
+            processes.append(subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT))
+            wait_until_up(ready, processes)
+        yield
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=20)
+
+
+@contextlib.contextmanager
+def database(kind: str, folder: Path) -> Iterator[str]:
+    if kind == "sqlite":
+        yield f"sqlite+aiosqlite:///{folder / 'gateway.db'}"
+        return
+    from platform_kit.testing import create_database, drop_database
+
+    url = asyncio.run(create_database())
+    try:
+        yield url
+    finally:
+        asyncio.run(drop_database(url))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requests", type=int, default=2000, help="per REST route")
+    parser.add_argument("--database", default="sqlite,postgresql", help="sqlite, postgresql or both (comma)")
+    parser.add_argument("--instances", type=int, default=1, help="gateway processes sharing the port")
+    parser.add_argument("--load", choices=("wrk", "httpx"), default="wrk" if shutil.which("wrk") else "httpx")
+    parser.add_argument("--seconds", type=int, default=8, help="per REST route (wrk and the read alone)")
+    parser.add_argument("--requests", type=int, default=2000, help="per REST route (httpx)")
     parser.add_argument("--concurrency", type=int, default=50)
-    parser.add_argument("--clients", type=int, default=1000, help="WebSocket clients")
+    parser.add_argument("--clients", type=int, default=1000, help="WebSocket clients (0: no fan-out)")
     parser.add_argument("--events", type=int, default=100, help="table events published")
     parser.add_argument("--interval-ms", type=float, default=20.0, help="between two table events")
-    parser.add_argument("--serve", nargs=2, metavar=("PORT", "DATABASE"), help=argparse.SUPPRESS)
+    parser.add_argument("--serve", nargs=3, metavar=("ROLE", "PORT", "DATABASE_URL"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per client on each side
     if args.serve:
-        serve(int(args.serve[0]), Path(args.serve[1]))
+        role, port, url = args.serve
+        serve_gateway(int(port), url) if role == "gateway" else serve_bare(int(port))
         return
-    with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        env = {**os.environ, "GATEWAY_LOG_LEVEL": "WARNING"}
-        command = [sys.executable, __file__, "--serve", str(port), str(Path(folder) / "gateway.db")]
-        log = (Path(folder) / "gateway.log").open("w")
-        process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            wait_until_up(base, process)
-            rows = asyncio.run(measure(base, args))
-        finally:
-            process.terminate()
-            process.wait(timeout=20)
-            log.close()
+    rows: list[tuple[str, ...]] = []
+    for kind in args.database.split(","):
+        with tempfile.TemporaryDirectory() as name, database(kind, Path(name)) as url:
+            folder = Path(name)
+            port, bare_port = free_port(), free_port()
+            with (
+                served("gateway", port, url, args.instances, folder),
+                served("bare", bare_port, "", args.instances, folder),
+            ):
+                rows += asyncio.run(
+                    measure_rest(f"http://127.0.0.1:{port}", f"http://127.0.0.1:{bare_port}", kind, url, args)
+                )
+            args.clients = 0  # the fan-out does not touch the database: measured once
+    print(f"load: {args.load}, {args.concurrency} concurrent clients; load generator, servers and databases share the "
+          f"machine's {os.cpu_count()} cores")  # fmt: skip
     header = ("what", "load", "throughput", "p50 ms", "p99 ms", "max ms", "failed")
-    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
-    for row in [header, tuple("-" * w for w in widths), *rows]:
-        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)))
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    for line in [header, tuple("-" * w for w in widths), *rows]:
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(line, widths, strict=True)))
 
 
 if __name__ == "__main__":

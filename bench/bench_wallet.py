@@ -19,6 +19,10 @@ load generator included; http: the server process) and, for the ledger layer, th
 operation (statements, BEGINs and COMMITs, the outbox relay's included): on a shared machine these two move far
 less from run to run than the throughput does.
 
+The peers, in the same run: PostgreSQL alone, the same number of connections committing one-row UPDATE
+transactions through asyncpg (no SQLAlchemy, no wallet) on one row — the single pair's hot account — and on
+rows picked at random: the ceilings the wallet's figures are to be read against.
+
     uv run python bench/bench_wallet.py [--seconds 4] [--concurrency 16] [--layers ledger,http]
 """
 
@@ -38,6 +42,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import asyncpg
 import httpx
 from platform_kit.bus import InMemoryBus
 from platform_kit.testing import create_database, drop_database
@@ -229,53 +234,88 @@ async def prepare(wallet: Wallet) -> None:
             await wallet.money.cash(session, OperationKind.DEPOSIT, f"c{n}", f"p{n}", "EUR", 10**12, None)
 
 
+async def postgres_ceiling(url: str, concurrency: int, seconds: float, hot: bool) -> Result:
+    """The database alone: one-row UPDATE transactions from `concurrency` asyncpg connections (no SQLAlchemy,
+    no wallet), all on one row (`hot`: the single-pair case's cashier account) or on rows picked at random."""
+    dsn = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    pool = await asyncpg.create_pool(dsn, min_size=concurrency, max_size=concurrency)
+    try:
+        await pool.execute("CREATE TABLE IF NOT EXISTS ceiling (id int PRIMARY KEY, v bigint NOT NULL)")
+        await pool.execute(
+            "INSERT INTO ceiling SELECT g, 0 FROM generate_series(0, $1) g ON CONFLICT DO NOTHING", PAIRS
+        )
+
+        async def update(rng: random.Random) -> None:
+            row = 0 if hot else rng.randrange(PAIRS)
+            async with pool.acquire() as connection, connection.transaction():
+                await connection.execute("UPDATE ceiling SET v = v + 1 WHERE id = $1", row)
+
+        cpu = time.process_time()
+        count, elapsed, latencies = await drive(update, seconds, concurrency)
+        cpu = time.process_time() - cpu
+    finally:
+        await pool.close()
+    name = "one row" if hot else f"{PAIRS} rows at random"
+    return Result("peer: PostgreSQL alone", name, count, 0, elapsed, latencies, cpu, 3)
+
+
+async def measure(url: str, seconds: float, concurrency: int, layers: list[str]) -> list[Result]:
+    results: list[Result] = []
+    settings = Settings(database_url=url, reconciliation_interval_seconds=3600.0)
+    app = create_app(settings, bus=InMemoryBus())
+    async with app.router.lifespan_context(app):
+        wallet: Wallet = app.state.wallet
+        await prepare(wallet)
+        if "ledger" in layers:
+            trips = RoundTrips(wallet.runtime.db.engine.sync_engine)
+            for scenario, call, legs in (
+                ("single pair", ledger_deposit(wallet, 1), 1),
+                ("many accounts", ledger_deposit(wallet, PAIRS), 1),
+                ("buy-ins, one tournament", ledger_buy_in(wallet), 2),
+            ):
+                cpu, trips.count = time.process_time(), 0
+                count, elapsed, latencies = await drive(call, seconds, concurrency)
+                cpu = time.process_time() - cpu
+                results.append(Result("ledger", scenario, count, legs, elapsed, latencies, cpu, trips.count))
+        report = await wallet.reconciler.check()
+        assert report.ok, report
+    if "http" in layers:
+        process, http = await serve(url)
+        try:
+            for scenario, call, legs in (
+                ("single pair", http_deposit(http, 1), 1),
+                ("many accounts", http_deposit(http, PAIRS), 1),
+                ("buy-ins, one tournament", http_buy_in(http), 2),
+            ):
+                cpu = server_cpu_seconds(process.pid)
+                count, elapsed, latencies = await drive(call, seconds, concurrency)
+                cpu = server_cpu_seconds(process.pid) - cpu
+                results.append(Result("http", scenario, count, legs, elapsed, latencies, cpu, None))
+            reconciliation = (await http.get("/internal/v1/reconciliation", headers={"X-Internal-Token": TOKEN})).json()
+            assert reconciliation["ok"], reconciliation
+        finally:
+            await http.aclose()
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
+    return results
+
+
 async def main(seconds: float, concurrency: int, layers: list[str]) -> None:
     url = await create_database()
-    results: list[Result] = []
     try:
-        settings = Settings(database_url=url, reconciliation_interval_seconds=3600.0)
-        app = create_app(settings, bus=InMemoryBus())
-        async with app.router.lifespan_context(app):
-            wallet: Wallet = app.state.wallet
-            await prepare(wallet)
-            if "ledger" in layers:
-                trips = RoundTrips(wallet.runtime.db.engine.sync_engine)
-                for scenario, call, legs in (
-                    ("single pair", ledger_deposit(wallet, 1), 1),
-                    ("many accounts", ledger_deposit(wallet, PAIRS), 1),
-                    ("buy-ins, one tournament", ledger_buy_in(wallet), 2),
-                ):
-                    cpu, trips.count = time.process_time(), 0
-                    count, elapsed, latencies = await drive(call, seconds, concurrency)
-                    cpu = time.process_time() - cpu
-                    results.append(Result("ledger", scenario, count, legs, elapsed, latencies, cpu, trips.count))
-            report = await wallet.reconciler.check()
-            assert report.ok, report
-        if "http" in layers:
-            process, http = await serve(url)
-            try:
-                for scenario, call, legs in (
-                    ("single pair", http_deposit(http, 1), 1),
-                    ("many accounts", http_deposit(http, PAIRS), 1),
-                    ("buy-ins, one tournament", http_buy_in(http), 2),
-                ):
-                    cpu = server_cpu_seconds(process.pid)
-                    count, elapsed, latencies = await drive(call, seconds, concurrency)
-                    cpu = server_cpu_seconds(process.pid) - cpu
-                    results.append(Result("http", scenario, count, legs, elapsed, latencies, cpu, None))
-                reconciliation = (
-                    await http.get("/internal/v1/reconciliation", headers={"X-Internal-Token": TOKEN})
-                ).json()
-                assert reconciliation["ok"], reconciliation
-            finally:
-                await http.aclose()
-                process.send_signal(signal.SIGTERM)
-                process.wait(timeout=30)
+        results = await measure(url, seconds, concurrency, layers)
+    finally:
+        await drop_database(url)
+    url = await create_database()
+    try:
+        for hot in (True, False):
+            results.append(await postgres_ceiling(url, concurrency, seconds, hot))
     finally:
         await drop_database(url)
 
     print(
-        f"\nWallet on PostgreSQL, {concurrency} concurrent callers, {seconds:g} s per scenario (ledger reconciled after)"
+        f"\nWallet on PostgreSQL, {concurrency} concurrent callers, {seconds:g} s per scenario (ledger reconciled after);"
+        " the peers: PostgreSQL alone, the same load of one-row transactions through asyncpg"
     )
     print(
         "| layer | scenario | operations | operations/s | transfers/s | p50 ms | p99 ms | CPU ms/op | round trips/op |"
