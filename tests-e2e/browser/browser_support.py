@@ -23,6 +23,7 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
+LAPTOP = {"width": 1366, "height": 768}  # the desktop most players have (issue 15: the table fits it)
 ADMIN = {"email": "admin@example.com", "password": "admin-dev-password"}
 PASSWORD = "browser test password"
 

@@ -52,12 +52,18 @@ def test_t2_4_a_system_coupon_is_placed_and_shows_in_the_statement(
         for match in range(3, 9):
             page.click(f"fieldset[data-match='{match}'] button[data-option='1:1']")
         summary = page.locator(".coupon-summary")
+        # Issue 15 (6): while picking at the top of the coupon, its cost and the button stay on screen.
+        page.evaluate("window.scrollTo(0, document.querySelector(\"fieldset[data-match='1']\").offsetTop)")
+        for part in (summary.locator(".cost"), page.locator("button.place")):
+            box = part.bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
         assert "4" in summary.locator(".cost").inner_text()
         assert page.locator("[data-cost]").get_attribute("data-cost") == "40"  # 4 bets × 10 cents
         assert "0.40" in summary.inner_text()
         screenshot(page, "coupon")
         page.click("button.place")
         page.wait_for_selector("tr[data-coupon]")
+        page.wait_for_selector(".live:has-text('1 coupon ·')")  # the live statistics: one coupon, in words
         row = page.locator("tr[data-coupon]").first.inner_text()
         assert "0.40 EUR" in row and "1:0/2:1" in row
         page.goto(f"{platform_url}/#/account")
@@ -65,6 +71,11 @@ def test_t2_4_a_system_coupon_is_placed_and_shows_in_the_statement(
         stake.wait_for()
         assert "−€0.40" in stake.inner_text() and draw_id in stake.inner_text()
         assert page.locator("tr[data-kind='deposit']").count() == 1  # the demo's welcome credit
+        # Issue 15 (6, 7): no sideways scrolling on a phone; the statistics count in words, not "1 coupons".
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        for table in page.locator("table.grid").all():
+            box = table.bounding_box()
+            assert box and box["x"] + box["width"] <= viewport["width"], box
         screenshot(page, "statement")
     finally:
         page.close()

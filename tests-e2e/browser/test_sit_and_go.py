@@ -86,5 +86,14 @@ def test_a_newcomer_plays_a_heads_up_sit_and_go_against_a_bot_to_the_end(
         result = page.locator(".result-box").inner_text()
         assert "You" in result and ("won" in result or "finished #2" in result)
         screenshot(page, "result")
+        # Issue 15 (7): the statement shows the buy-in once, by the tournament's name, with its two parts.
+        page.goto(f"{platform_url}/#/account")
+        buy_in = page.locator("tr[data-kind='buy_in']")
+        buy_in.first.wait_for()
+        assert buy_in.count() == 1
+        line = buy_in.inner_text()
+        assert name in line and tournament_id not in line
+        assert "€4.00 prize pool + €1.00 fee" in line and "−€5.00" in line
+        screenshot(page, "statement")
     finally:
         page.close()

@@ -74,9 +74,61 @@ const TERMS = {
   imBack: ["I'm back", "Rientro"],
 };
 
+/* ---- language: the player's choice first, the other language beside it (P-11.5: both, wherever players read) */
+const LANGUAGES = { en: "en-GB", it: "it-IT" };
+let lang = localStorage.getItem("lang") || (navigator.language?.startsWith("it") ? "it" : "en");
+
+function locale() { return LANGUAGES[lang]; }
+
+function setLanguage(chosen) {
+  lang = chosen in LANGUAGES ? chosen : "en";
+  localStorage.setItem("lang", lang);
+  document.documentElement.lang = lang;
+}
+
+/* Text in both languages: the chosen one first, the other beside it in the muted style. */
+function both(en, it) {
+  const [first, second] = lang === "it" ? [it, en] : [en, it];
+  if (first === second) return h("span", { class: "term" }, first);
+  return h("span", { class: "term", lang }, first, h("span", { class: "it", lang: lang === "it" ? "en" : "it" }, h("span", { class: "sep" }, " · "), second));
+}
+
+/* The same as plain text, where no markup can go (toasts, titles, placeholders). */
+function say(en, it) {
+  const [first, second] = lang === "it" ? [it, en] : [en, it];
+  return first === second ? first : `${first} · ${second}`;
+}
+
 function term(key) {
-  const [en, it] = TERMS[key];
-  return en === it ? h("span", { class: "term" }, en) : h("span", { class: "term" }, en, h("span", { class: "it" }, it));
+  return both(...TERMS[key]);
+}
+
+/* Words the API sends as codes (statuses), as players read them. */
+const STATUS_WORDS = {
+  announced: ["Announced", "Annunciato"],
+  registering: ["Registration open", "Iscrizioni aperte"],
+  running: ["Running", "In corso"],
+  in_progress: ["In progress", "In corso"],
+  finished: ["Finished", "Concluso"],
+  completed: ["Completed", "Conclusa"],
+  cancelled: ["Cancelled", "Annullato"],
+  voided: ["Voided", "Annullata"],
+  open: ["Open", "Aperto"],
+  closed: ["Closed", "Chiuso"],
+  settling: ["Settling", "In liquidazione"],
+  settled: ["Settled", "Liquidato"],
+  accepted: ["Accepted", "Accettata"],
+  won: ["Won", "Vincente"],
+  lost: ["Lost", "Perdente"],
+  refunded: ["Refunded", "Rimborsata"],
+  waiting: ["Waiting for players", "In attesa di giocatori"],
+  playing: ["Playing", "In gioco"],
+  paused: ["Paused", "In pausa"],
+};
+
+function statusWord(code) {
+  const words = STATUS_WORDS[code];
+  return words ? both(...words) : h("span", {}, String(code || "").replaceAll("_", " "));
 }
 
 /* ---- DOM helper ------------------------------------------------------------------------------------------ */
@@ -100,14 +152,32 @@ function fill(node, ...children) {
 /* ---- money and cards --------------------------------------------------------------------------------------- */
 const CURRENCY_SIGNS = { EUR: "€", USD: "$", GBP: "£" };
 
-/* Integer minor units to text, with integer arithmetic only (money is never a float here either). */
-function money(minor, currency = "EUR", minorUnits = 2) {
-  const negative = minor < 0;
+/* Integer minor units to text, with integer arithmetic only (money is never a float here either): the amount
+ * reaches Intl as a decimal string, formatted for the chosen language ("€5.00", "5,00 €") or the text's. */
+function money(minor, currency = "EUR", minorUnits = 2, language = lang) {
   const digits = String(Math.abs(minor)).padStart(minorUnits + 1, "0");
-  const whole = minorUnits ? digits.slice(0, -minorUnits) : digits;
-  const text = minorUnits ? `${whole}.${digits.slice(-minorUnits)}` : whole;
-  const sign = CURRENCY_SIGNS[currency];
-  return `${negative ? "−" : ""}${sign ? sign + text : `${text} ${currency}`}`;
+  const decimal = `${minor < 0 ? "-" : ""}${minorUnits ? `${digits.slice(0, -minorUnits)}.${digits.slice(-minorUnits)}` : digits}`;
+  const text = new Intl.NumberFormat(LANGUAGES[language], { style: "currency", currency, currencyDisplay: "narrowSymbol", minimumFractionDigits: minorUnits, maximumFractionDigits: minorUnits }).format(decimal);
+  return text.replace("-", "−"); // the typographic minus of a statement
+}
+
+/* A decimal text from the API ("3.2529" US dollars) as money to the cent. */
+function decimalMoney(text, currency = "USD") {
+  return new Intl.NumberFormat(locale(), { style: "currency", currency, currencyDisplay: "narrowSymbol", maximumFractionDigits: 2 }).format(String(text ?? 0));
+}
+
+/* Chips and counts with a language's grouping ("2,380", "2.380"): the chosen one, or the one of the text. */
+function num(value, digits = 0, language = lang) {
+  return value == null ? "—" : new Intl.NumberFormat(LANGUAGES[language], { maximumFractionDigits: digits, useGrouping: "always" }).format(value);
+}
+
+/* The Italian half of a text in both languages formats its numbers the Italian way. */
+function numIt(value, digits = 0) {
+  return num(value, digits, "it");
+}
+
+function numEn(value, digits = 0) {
+  return num(value, digits, "en");
 }
 
 /* "0.10" in a currency with 2 minor units -> 10; null when it is not such an amount. */
@@ -119,15 +189,22 @@ function parseMinor(text, minorUnits = 2) {
 
 const SUITS = { s: ["♠", "black"], h: ["♥", "red"], d: ["♦", "red"], c: ["♣", "black"] };
 
-function card(text) {
-  if (!text) return h("span", { class: "card back", "aria-label": "hidden card" });
+/* A card face ("As"), or its back; `best` marks one of the winning five at a showdown. */
+function card(text, best = false) {
+  if (!text) return h("span", { class: "card back", "aria-label": say("hidden card", "carta coperta") });
   const [symbol, colour] = SUITS[text[1]] || ["?", "black"];
   const rank = text[0] === "T" ? "10" : text[0];
-  return h("span", { class: `card ${colour}`, "aria-label": text }, rank, h("small", {}, symbol));
+  return h("span", { class: `card ${colour}${best ? " best" : ""}`, "aria-label": text }, rank, h("small", {}, symbol));
 }
 
-function when(iso) {
-  return iso ? new Date(iso).toLocaleString([], { dateStyle: "short", timeStyle: "short" }) : "—";
+/* A moment, as the chosen language writes it ("02/12/2026, 14:30"). */
+function when(iso, language = lang) {
+  return iso ? new Date(iso).toLocaleString(LANGUAGES[language], { dateStyle: "short", timeStyle: "short" }) : "—";
+}
+
+/* A calendar day ("2026-12-02") in a language: "2 Dec 2026", "2 dic 2026". */
+function dayOf(isoDay, language = lang) {
+  return new Intl.DateTimeFormat(LANGUAGES[language], { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${isoDay}T00:00:00Z`));
 }
 
 /* ---- session: access token in memory, refresh token in localStorage ------------------------------------ */
@@ -197,20 +274,43 @@ async function request(method, path, body, { auth = true, retried = false, heade
   throw { status: response.status, ...data };
 }
 
-/* A file the API serves behind authentication (a hand history): fetched, then saved by the browser. */
-async function download(path, filename) {
+/* A file the API serves behind authentication (a hand history): fetched, then saved by the browser; `edit`
+ * may rewrite its text first. */
+async function download(path, filename, edit = null) {
   const response = await fetch(API + path, { headers: { Authorization: `Bearer ${await session.validAccessToken()}` } });
   if (!response.ok) throw await response.json().catch(() => ({ title: response.statusText }));
-  const link = h("a", { href: URL.createObjectURL(await response.blob()), download: filename });
+  const blob = edit ? new Blob([edit(await response.text())], { type: response.headers.get("content-type") || "text/plain" }) : await response.blob();
+  const link = h("a", { href: URL.createObjectURL(blob), download: filename });
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
+/* The Italian of the refusals a player meets; the server's own (English) words stay beside it. */
+const PROBLEM_WORDS = {
+  insufficient_funds: "Saldo insufficiente.",
+  invalid_credentials: "Soprannome, email o password non corretti.",
+  nickname_taken: "Soprannome già in uso.",
+  email_taken: "Email già registrata.",
+  underage: "Il gioco è riservato ai maggiorenni.",
+  registration_closed: "Le iscrizioni sono chiuse.",
+  tournament_full: "Il torneo è al completo.",
+  already_registered: "Sei già iscritto.",
+  not_registered: "Non sei iscritto.",
+  betting_closed: "Le giocate sono chiuse.",
+  not_your_turn: "Non è il tuo turno.",
+  chat_banned: "La chat ti è sospesa.",
+  rate_limited: "Troppe richieste: riprova tra poco.",
+  deposit_limit_exceeded: "Limite di deposito superato.",
+  forbidden: "Operazione non consentita.",
+  validation_failed: "Dati non validi.",
+};
+
 function problemText(problem) {
-  if (problem.errors) return problem.errors.map((e) => `${e.field.replace(/^body\./, "")}: ${e.message}`).join("; ");
-  return problem.title || problem.message || "Something went wrong.";
+  if (problem.errors) return say(problem.errors.map((e) => `${e.field.replace(/^body\./, "")}: ${e.message}`).join("; "), PROBLEM_WORDS.validation_failed);
+  const english = problem.title || problem.message || "Something went wrong.";
+  return say(english, PROBLEM_WORDS[problem.code] || "La richiesta non è andata a buon fine.");
 }
 
 /* A unique key per intended money move; the same key is sent again when the same move is retried. */
@@ -229,6 +329,20 @@ async function nicknames(ids) {
     for (const { player_id: id, nickname } of found) nicknameCache.set(id, nickname);
   }
   return (id) => nicknameCache.get(id) || (id === session.playerId ? session.principal.nickname : `#${String(id).slice(0, 6)}`);
+}
+
+/* Phones: a wide table's rows become small cards, each cell named by its column (no sideways scrolling).
+ * Called again after rows are added; cells keep the label of their column. */
+function stackable(table) {
+  table.classList.add("stackable");
+  const labels = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+  for (const row of table.querySelectorAll("tbody tr")) [...row.children].forEach((cell, i) => { if (labels[i]) cell.dataset.label = labels[i]; });
+  return table;
+}
+
+/* "1 coupon", "3 coupons": [en, it] with the count, in each language's plural. */
+function counted(n, [enOne, enMany], [itOne, itMany]) {
+  return [`${numEn(n)} ${n === 1 ? enOne : enMany}`, `${numIt(n)} ${n === 1 ? itOne : itMany}`];
 }
 
 /* ---- notices ------------------------------------------------------------------------------------------------ */
@@ -278,23 +392,34 @@ function navigate() {
   view.focus();
 }
 
+/* EN / IT: the page is drawn again in the chosen language. */
+function languageSwitch() {
+  return h("span", { class: "languages", role: "group", "aria-label": "Language · Lingua" },
+    ...Object.keys(LANGUAGES).map((code) => h("button", {
+      type: "button", class: "link", lang: code, "aria-pressed": String(code === lang), "data-lang": code,
+      onclick: () => { setLanguage(code); renderNav(); navigate(); },
+    }, code.toUpperCase())));
+}
+
 function renderNav() {
   const nav = document.getElementById("nav");
   if (session.loggedIn) {
     const who = session.principal?.nickname || session.principal?.role || "";
     fill(nav, 
-      h("span", { id: "lobby-status", class: `status ${lobbyLink.online ? "online" : ""}`, title: "Lobby connection" }),
+      h("span", { id: "lobby-status", class: `status ${lobbyLink.online ? "online" : ""}`, title: say("Lobby connection", "Connessione alla sala") }),
       h("a", { href: "#/lobby" }, term("lobby")),
       h("a", { href: "#/leaderboard" }, term("leaderboard")),
       session.playerId ? h("a", { href: "#/account" }, term("account")) : null,
       h("span", { class: "who" }, who),
       h("button", { class: "link", onclick: logOut }, term("logOut")),
+      languageSwitch(),
     );
   } else {
     fill(nav, 
       h("a", { href: "#/leaderboard" }, term("leaderboard")),
       h("a", { href: "#/login" }, term("logIn")),
       h("a", { href: "#/signup" }, term("signUp")),
+      languageSwitch(),
     );
   }
 }
@@ -343,13 +468,11 @@ function actionButton(label, run, attrs = {}) {
 /* ---- live sockets: authenticate, resubscribe with epoch and last_seq, answer pings, reconnect -------------- */
 class LiveSocket {
   /* `maxAttempts`: reconnections tried before `onGiveUp` (P-13.1); Infinity keeps trying (P-13.4).
-   * `store`: a key to keep channel positions in sessionStorage, so a reloaded page resumes where it was.
-   * `history`: a first subscription asks for the channel's recent messages (a table's hand in progress). */
-  constructor(kind, channels, { onStatus, onMessage, onResync = () => {}, onFrame = () => {}, maxAttempts = Infinity, onGiveUp = () => {}, store = null, history = false }) {
+   * `history`: a first subscription asks for the channel's recent messages, the private ones for this player
+   * included: a page opened (or reloaded) mid-hand gets the hand so far, its own hole cards and pending turn. */
+  constructor(kind, channels, { onStatus, onMessage, onResync = () => {}, onFrame = () => {}, maxAttempts = Infinity, onGiveUp = () => {}, history = false }) {
     this.kind = kind;
-    this.store = store;
-    const saved = store ? JSON.parse(sessionStorage.getItem(store) || "{}") : {};
-    this.positions = new Map(channels.map((name) => [name, saved[name] || { epoch: null, seq: null }]));
+    this.positions = new Map(channels.map((name) => [name, { epoch: null, seq: null }]));
     Object.assign(this, { onStatus, onMessage, onResync, onFrame, maxAttempts, onGiveUp, history });
     this.attempt = 0;
     this.closed = false;
@@ -358,7 +481,7 @@ class LiveSocket {
 
   async open() {
     const token = await session.validAccessToken().catch(() => null);
-    if (!token) { this.onStatus(false, "logged out"); return; }
+    if (!token) { this.onStatus(false, say("logged out", "disconnesso")); return; }
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}${API}/ws?socket=${this.kind}`);
     this.ws = ws;
@@ -381,7 +504,7 @@ class LiveSocket {
     switch (frame.type) {
       case "welcome":
         this.attempt = 0;
-        this.onStatus(true, "online");
+        this.onStatus(true, say("online", "connesso"));
         for (const [channel, at] of this.positions) {
           this.send({ type: "subscribe", channel, ...(at.epoch ? { epoch: at.epoch, last_seq: at.seq } : { history: this.history }) });
         }
@@ -391,14 +514,12 @@ class LiveSocket {
         this.positions.set(frame.channel, { epoch: frame.epoch, seq: frame.seq });
         // Positions from another gateway instance, or too old: the page reloads its state over REST.
         if (frame.resync || (before && before.epoch && before.epoch !== frame.epoch)) this.onResync(frame.channel);
-        this.save();
         break;
       }
       case "message": {
         const at = this.positions.get(frame.channel);
         if (at) at.seq = frame.seq;
         this.onMessage(frame);
-        this.save();
         break;
       }
       case "ping":
@@ -407,10 +528,6 @@ class LiveSocket {
       default:
         this.onFrame(frame);
     }
-  }
-
-  save() {
-    if (this.store) sessionStorage.setItem(this.store, JSON.stringify(Object.fromEntries(this.positions)));
   }
 
   send(frame) {
@@ -424,11 +541,12 @@ class LiveSocket {
   reconnect(code) {
     if (this.closed) return;
     if (code === 4401) session.accessToken = null; // expired: the next open() refreshes first
-    if (code === 4403) { this.onStatus(false, "access refused"); this.onGiveUp("refused"); return; }
-    if (this.attempt >= this.maxAttempts) { this.onStatus(false, "connection lost"); this.onGiveUp("lost"); return; }
+    if (code === 4403) { this.onStatus(false, say("access refused", "accesso negato")); this.onGiveUp("refused"); return; }
+    if (this.attempt >= this.maxAttempts) { this.onStatus(false, say("connection lost", "connessione persa")); this.onGiveUp("lost"); return; }
     // P-13.1: retry automatically, backing off up to 30 s.
     const delay = Math.min(30000, 500 * 2 ** this.attempt++);
-    this.onStatus(false, `reconnecting in ${Math.round(delay / 1000)} s…`);
+    const seconds = Math.round(delay / 1000);
+    this.onStatus(false, say(`reconnecting in ${seconds} s…`, `riconnessione tra ${seconds} s…`));
     this.timer = setTimeout(() => this.open(), delay);
   }
 
@@ -491,10 +609,10 @@ function seatingOf(data) {
 /* ---- shell pages ------------------------------------------------------------------------------------------- */
 page("#/", (view) => {
   view.append(h("section", { class: "panel hero" },
-    h("h1", {}, "Texas Hold'em & exact-score football"),
+    h("h1", {}, both("Texas Hold'em & exact-score football", "Texas Hold'em e totalizzatore del calcio")),
     h("p", {}, term("tournaments"), " — ", term("totalizator"), " — ", term("ranking")),
     session.loggedIn
-      ? h("p", {}, h("a", { class: "button", href: "#/lobby" }, "Go to the ", term("lobby")))
+      ? h("p", {}, h("a", { class: "button", href: "#/lobby" }, term("lobby")))
       : h("p", {}, h("a", { class: "button", href: "#/signup" }, term("signUp")), " ", h("a", { href: "#/login" }, term("logIn"))),
   ));
 });
@@ -538,13 +656,15 @@ page("#/signup", (view) => {
         location.hash = "#/lobby";
       },
     ),
-    h("p", { class: "muted" }, "18+ only (T-1.4). Players of the demo concessionaire get play money to try the games."),
+    h("p", { class: "muted" }, both("18+ only. Players of the demo concessionaire get play money to try the games.",
+      "Solo maggiorenni. I giocatori del concessionario demo ricevono denaro di prova per provare i giochi.")),
   ));
 });
 
 /* P-13.1: a table whose connection cannot be restored closes, and the client returns to the login screen. */
 function connectionLost() {
-  sessionStorage.setItem("notice", "The connection to the game server was lost. Log in again to return to your tables.");
+  sessionStorage.setItem("notice", say("The connection to the game server was lost. Log in again to return to your tables.",
+    "La connessione al server di gioco si è interrotta. Accedi di nuovo per tornare ai tuoi tavoli."));
   session.end();
   location.hash = "#/login";
   navigate();
@@ -557,8 +677,17 @@ async function logOut() {
   location.hash = "#/login";
 }
 
+/* The table page fills the screen below the top bar: its height, kept in a CSS variable. */
+function measureTopbar() {
+  const bar = document.querySelector(".topbar");
+  if (bar) document.documentElement.style.setProperty("--topbar-h", `${bar.offsetHeight}px`);
+}
+
 function start() {
+  setLanguage(lang);
   window.addEventListener("hashchange", navigate);
+  window.addEventListener("resize", measureTopbar);
+  new ResizeObserver(measureTopbar).observe(document.querySelector(".topbar"));
   if (session.loggedIn) lobbyLink.start();
   renderNav();
   navigate();

@@ -1,6 +1,7 @@
 /* A draw's page: the coupon (several results per match make a system bet: T-2.4), its number of bets and cost,
  * the live statistics of the bets so far (T-2.6, on the draw's channel), the player's coupons on this draw, and
- * the published files once bets are closed (T-8). */
+ * the published files once bets are closed (T-8). The running cost and the button stay in view while picking
+ * (the summary sticks to the bottom of the screen). Rule codes are for the code, never shown to players. */
 "use strict";
 
 /* T-2.4: a coupon holds the product over the matches of the results picked on each. */
@@ -9,22 +10,22 @@ function betCount(picks) {
 }
 
 page("#/draw/:id", (view, { id }) => {
-  const header = h("section", { class: "panel" }, h("p", { class: "muted" }, "Loading…"));
+  const header = h("section", { class: "panel" }, h("p", { class: "muted" }, both("Loading…", "Caricamento…")));
   const matches = h("div", { class: "matches" });
   const summary = h("div", { class: "coupon-summary", "aria-live": "polite" });
   const couponError = h("p", { class: "error", role: "alert" });
   const mine = h("section", { class: "panel" }, h("h2", {}, term("coupons")));
   const files = h("p", {});
   view.append(h("div", { class: "draw" }, header,
-    h("section", { class: "panel" }, h("h2", {}, term("coupon"), " · ", term("statistics")), matches, summary, couponError),
+    h("section", { class: "panel coupon" }, h("h2", {}, term("coupon"), " — ", term("statistics")), matches, summary, couponError),
     mine, files));
 
   let draw = null;
   let picks = [];
   let stats = new Map(); // "match:option" -> bets
   let key = newIdempotencyKey(); // one per intended coupon: kept when a placement is retried
-  const currency = h("select", { name: "currency", "aria-label": "Currency" });
-  const stake = h("input", { name: "stake", inputmode: "decimal", size: 6, "aria-label": "Stake per bet" });
+  const currency = h("select", { name: "currency", "aria-label": say("Currency", "Valuta") });
+  const stake = h("input", { name: "stake", inputmode: "decimal", size: 6, "aria-label": say("Stake per bet", "Posta per colonna") });
   const place = h("button", { class: "place", type: "button" }, term("placeCoupon"));
   currency.addEventListener("change", () => { stake.value = terms()?.min_stake || ""; renderSummary(); });
   stake.addEventListener("input", renderSummary);
@@ -56,15 +57,17 @@ page("#/draw/:id", (view, { id }) => {
       h("label", { class: "inline" }, term("stakePerBet"), stake, currency),
       h("p", { class: "cost" }, term("bets"), `: ${complete ? bets : "—"} · `, term("cost"), `: `,
         h("strong", { "data-cost": amount ?? "" }, complete && amount != null ? money(amount, currency.value, minorUnits()) : "—")),
-      belowMinimum ? h("p", { class: "error" }, `At least ${t.min_stake} ${t.currency} per bet (T-2.4).`) : null,
-      draw.status === "open" ? place : h("p", { class: "muted" }, "Bets are closed for this draw."),
+      belowMinimum ? h("p", { class: "error" }, both(`At least ${money(t.min_stake_minor, t.currency, minorUnits(), "en")} per bet.`,
+        `Almeno ${money(t.min_stake_minor, t.currency, minorUnits(), "it")} per colonna.`)) : null,
+      draw.status === "open" ? place : h("p", { class: "muted" }, both("Bets are closed for this draw.", "Le giocate per questo concorso sono chiuse.")),
     );
     place.disabled = !complete || amount == null || belowMinimum || draw.status !== "open";
   }
 
   function renderMatches() {
     fill(matches, ...draw.matches.map((match, i) => h("fieldset", { class: `match ${match.void ? "void" : ""}`, "data-match": match.no },
-      h("legend", {}, `${match.no}. ${match.home} – ${match.away}`, h("span", { class: "muted" }, ` ${when(match.kickoff)}${match.void ? " · void" : ""}${match.score ? ` · ${match.score}` : ""}`)),
+      h("legend", {}, `${match.no}. ${match.home} – ${match.away}`, h("span", { class: "muted" }, ` ${when(match.kickoff)}`,
+        match.void ? h("span", {}, " · ", both("void", "annullata")) : "", match.score ? ` · ${match.score}` : "")),
       h("div", { class: "options" }, match.options.map((option) => {
         const chosen = picks[i].has(option);
         const count = stats.get(`${match.no}:${option}`) || 0;
@@ -75,7 +78,7 @@ page("#/draw/:id", (view, { id }) => {
           "data-option": option,
           disabled: draw.status !== "open",
           onclick: () => { chosen ? picks[i].delete(option) : picks[i].add(option); renderMatches(); renderSummary(); },
-        }, option, count ? h("small", { title: "bets so far" }, count) : null);
+        }, option, count ? h("small", { title: say("bets so far", "colonne finora") }, num(count)) : null);
       })),
     )));
   }
@@ -87,7 +90,9 @@ page("#/draw/:id", (view, { id }) => {
     } else {
       for (const o of statistics.options || []) stats.set(`${o.match_no}:${o.option}`, o.bets);
     }
-    header.querySelector(".live")?.replaceChildren(`${statistics.coupons} coupons · ${statistics.bets} bets · pool $${statistics.pool_usd}`);
+    const [coupons, bets] = [counted(statistics.coupons, ["coupon", "coupons"], ["schedina", "schedine"]), counted(statistics.bets, ["bet", "bets"], ["colonna", "colonne"])];
+    header.querySelector(".live")?.replaceChildren(both(`${coupons[0]} · ${bets[0]} · pool ${decimalMoney(statistics.pool_usd)}`,
+      `${coupons[1]} · ${bets[1]} · montepremi ${decimalMoney(statistics.pool_usd)}`));
     if (draw) renderMatches();
   }
 
@@ -102,7 +107,8 @@ page("#/draw/:id", (view, { id }) => {
         picks: picks.map((chosen, i) => draw.matches[i].options.filter((option) => chosen.has(option))),
       }, { headers: { "Idempotency-Key": key } });
       key = newIdempotencyKey();
-      toast(`Coupon ${coupon.coupon_id} placed: ${coupon.bets} bets, ${coupon.amount_text} ${coupon.currency}.`);
+      const cost = money(coupon.amount, coupon.currency, minorUnits());
+      toast(say(`Coupon ${coupon.coupon_id} placed: ${coupon.bets} bets, ${cost}.`, `Schedina ${coupon.coupon_id} giocata: ${coupon.bets} colonne, ${cost}.`));
       picks = draw.matches.map(() => new Set());
       renderMatches();
       renderSummary();
@@ -119,12 +125,12 @@ page("#/draw/:id", (view, { id }) => {
     if (!session.playerId) return;
     const coupons = await request("GET", `/players/${session.playerId}/coupons?draw_id=${encodeURIComponent(id)}`).catch(() => []);
     fill(mine, h("h2", {}, term("coupons")), coupons.length
-      ? h("table", { class: "grid" },
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, term("bets")), h("th", {}, term("cost")), h("th", {}, "Picks"), h("th", {}, "Status"))),
+      ? stackable(h("table", { class: "grid" },
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, term("bets")), h("th", {}, term("cost")), h("th", {}, both("Picks", "Pronostici")), h("th", {}, both("Status", "Stato")))),
         h("tbody", {}, coupons.map((c) => h("tr", { "data-coupon": c.coupon_id },
-          h("td", {}, c.coupon_id), h("td", {}, c.bets), h("td", {}, `${c.amount_text} ${c.currency}`),
-          h("td", { class: "picks" }, c.picks.map((p) => p.join("/")).join(" · ")), h("td", {}, c.status)))))
-      : h("p", { class: "muted" }, "No coupon on this draw yet."));
+          h("td", {}, c.coupon_id), h("td", {}, num(c.bets)), h("td", {}, `${c.amount_text} ${c.currency}`),
+          h("td", { class: "picks" }, c.picks.map((p) => p.join("/")).join(" · ")), h("td", {}, statusWord(c.status)))))))
+      : h("p", { class: "muted" }, both("No coupon on this draw yet.", "Ancora nessuna schedina su questo concorso.")));
   }
 
   async function load() {
@@ -137,9 +143,9 @@ page("#/draw/:id", (view, { id }) => {
       if (picks.length !== draw.matches.length) picks = draw.matches.map(() => new Set());
       fill(header, 
         h("h1", {}, term("draw"), ` ${draw.draw_id}`),
-        h("p", { class: "muted" }, `${draw.status} · `, term("closes"), `: ${when(draw.close_at)} · `, term("jackpot"), ` $${draw.jackpot_usd}`),
+        h("p", { class: "muted" }, statusWord(draw.status), " · ", term("closes"), `: ${when(draw.close_at)} · `, term("jackpot"), ` ${decimalMoney(draw.jackpot_usd)}`),
         h("p", { class: "live" }),
-        draw.playable ? null : h("p", { class: "error" }, "Three or more matches are void: every stake is refunded (T-5.5)."),
+        draw.playable ? null : h("p", { class: "error" }, both("Three or more matches are void: every stake is refunded.", "Tre o più partite sono annullate: ogni posta viene rimborsata.")),
       );
       if (!currency.options.length) {
         fill(currency, ...draw.currencies.map((c) => h("option", { value: c.currency }, c.currency)));
@@ -148,7 +154,7 @@ page("#/draw/:id", (view, { id }) => {
       renderMatches();
       renderSummary();
       if (statistics) applyStatistics(statistics);
-      fill(files, draw.status === "open" ? "" : h("span", {}, "Published files (T-8): ",
+      fill(files, draw.status === "open" ? "" : h("span", {}, both("Published files", "File pubblicati"), ": ",
         h("a", { href: `${API}/draws/${encodeURIComponent(id)}/files/draw.json`, download: `draw-${id}.json` }, "draw.json"), " · ",
         h("a", { href: `${API}/draws/${encodeURIComponent(id)}/files/bets.csv`, download: `bets-${id}.csv` }, "bets.csv")));
     } catch (problem) {
