@@ -212,6 +212,7 @@ def wrk_load(base: str, token: str, method: str, path: str, body: Any, args: arg
 def parse_wrk(out: str) -> Figures:
     if "Latency Distribution" not in out:
         raise SystemExit(f"wrk printed no latency distribution:\n{out}")
+
     def ms(text: str) -> float:
         number, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()  # type: ignore[union-attr]
         return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}[unit]

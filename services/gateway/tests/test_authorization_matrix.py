@@ -86,6 +86,7 @@ ON_THE_PLAYER = may(PLAYER, OPERATOR, ADMIN, PARTNER, hidden=OTHERS_OF_THE_PLAYE
 ON_THE_PLAYER_NO_PARTNER = may(PLAYER, OPERATOR, ADMIN, hidden=OTHERS_OF_THE_PLAYER)
 ON_THE_PLAYER_CASHIER = may(OPERATOR, ADMIN, PARTNER, hidden=OTHERS_OF_THE_PLAYER)
 ON_THE_PLAYER_STAFF = may(OPERATOR, ADMIN, hidden=OTHERS_OF_THE_PLAYER)
+ON_THE_PLAYER_OWN = may(PLAYER, hidden=OTHERS_OF_THE_PLAYER)  # the player's own choice, nobody else's
 
 V1 = "/api/v1"
 EXPECTED: dict[tuple[str, str], Access] = {
@@ -166,6 +167,13 @@ EXPECTED: dict[tuple[str, str], Access] = {
     ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/accounts"): ITS_STAFF_AND_PARTNER,
     ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/statement"): ITS_STAFF_AND_PARTNER,
     ("POST", f"{V1}/concessionaires/{{concessionaire_id}}/funding"): ITS_STAFF_AND_PARTNER,
+    # player protection (issue 17): the player sets, their concessionaire's staff and the admins read
+    ("GET", f"{V1}/players/{{player_id}}/protection"): ON_THE_PLAYER_NO_PARTNER,
+    ("GET", f"{V1}/players/{{player_id}}/protection/history"): ON_THE_PLAYER_NO_PARTNER,
+    ("GET", f"{V1}/players/{{player_id}}/protection/deposit-limits"): ON_THE_PLAYER_NO_PARTNER,
+    ("PUT", f"{V1}/players/{{player_id}}/protection/deposit-limits"): ON_THE_PLAYER_OWN,
+    ("PUT", f"{V1}/players/{{player_id}}/protection/session"): ON_THE_PLAYER_OWN,
+    ("POST", f"{V1}/players/{{player_id}}/protection/self-exclusion"): ON_THE_PLAYER_OWN,
     # rating and conduct (P-12): no partner takes part
     ("GET", f"{V1}/leaderboard"): EVERYONE,
     ("GET", f"{V1}/players/{{player_id}}/rating"): ON_THE_PLAYER,
@@ -178,6 +186,24 @@ EXPECTED: dict[tuple[str, str], Access] = {
     ("GET", f"{V1}/sanctions/{{sanction_id}}"): may(PLAYER, OPERATOR, ADMIN, hidden=(OTHER_PLAYER, OTHER_OPERATOR)),
     ("POST", f"{V1}/sanctions/{{sanction_id}}/appeal"): may(PLAYER, hidden=(OTHER_PLAYER,)),
     ("POST", f"{V1}/sanctions/{{sanction_id}}/appeal/decision"): ITS_STAFF,
+    # partner webhooks (issue 16): the concessionaire's staff and its own partner keys
+    ("POST", f"{V1}/concessionaires/{{concessionaire_id}}/webhooks"): ITS_STAFF_AND_PARTNER,
+    ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/webhooks"): ITS_STAFF_AND_PARTNER,
+    ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/webhooks/{{endpoint_id}}"): ITS_STAFF_AND_PARTNER,
+    ("PATCH", f"{V1}/concessionaires/{{concessionaire_id}}/webhooks/{{endpoint_id}}"): ITS_STAFF_AND_PARTNER,
+    ("DELETE", f"{V1}/concessionaires/{{concessionaire_id}}/webhooks/{{endpoint_id}}"): ITS_STAFF_AND_PARTNER,
+    (
+        "POST",
+        f"{V1}/concessionaires/{{concessionaire_id}}/webhooks/{{endpoint_id}}/secret-rotation",
+    ): ITS_STAFF_AND_PARTNER,
+    ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/webhooks/{{endpoint_id}}/deliveries"): ITS_STAFF_AND_PARTNER,
+    (
+        "POST",
+        f"{V1}/concessionaires/{{concessionaire_id}}/webhooks/{{endpoint_id}}/deliveries/{{delivery_id}}/replay",
+    ): ITS_STAFF_AND_PARTNER,
+    ("POST", f"{V1}/concessionaires/{{concessionaire_id}}/webhooks/{{endpoint_id}}/replays"): ITS_STAFF_AND_PARTNER,
+    ("POST", f"{V1}/concessionaires/{{concessionaire_id}}/webhooks/{{endpoint_id}}/ping"): ITS_STAFF_AND_PARTNER,
+    ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/webhook-notices"): ITS_STAFF_AND_PARTNER,
     # streams: an access token in the first message; an API key is no credential there
     (SOCKET, f"{V1}/ws"): may(
         PLAYER, OTHER_PLAYER, OPERATOR, OTHER_OPERATOR, ADMIN, unauthenticated=(PARTNER, OTHER_PARTNER)
@@ -292,6 +318,16 @@ async def _fresh_key(objects: Objects) -> dict[str, str]:
     return {"key_id": str(created.json()["id"])}
 
 
+async def _fresh_endpoint(objects: Objects) -> dict[str, str]:
+    """A webhook endpoint of this concessionaire, with one delivery (a ping) in its log."""
+    path = f"/concessionaires/{objects.world.concessionaire_id}/webhooks"
+    operator = objects.caller(OPERATOR)
+    body = {"url": "https://hooks.partner.example/poker", "event_types": ["player.registered"]}
+    endpoint = str((await objects.api.call("POST", path, operator, json=body, expect=201)).json()["id"])
+    ping = await objects.api.call("POST", f"{path}/{endpoint}/ping", operator, expect=202)
+    return {"endpoint_id": endpoint, "delivery_id": str(ping.json()["id"])}
+
+
 async def _fresh_session(objects: Objects) -> dict[str, str]:
     body = {"login": "Carla", "password": PASSWORD}
     session = (await objects.api.call("POST", "/auth/login", json=body, expect=200)).json()
@@ -333,6 +369,16 @@ REASON = {"reason": "fixtures postponed"}
 OPEN = {"tournament_id": "open_tournament"}
 MANAGED = {"tournament_id": "managed_tournament"}
 ADMIN_DRAW = {"draw_id": "admin_draw"}
+WEBHOOK_CALLS: list[tuple[str, str, Callable[[dict[str, str], str], Any] | None]] = [
+    ("GET", "", None),
+    ("PATCH", "", lambda ids, kind: {"description": f"changed by {kind}"}),
+    ("DELETE", "", None),
+    ("POST", "/secret-rotation", lambda ids, kind: {"overlap_seconds": 60}),
+    ("GET", "/deliveries", None),
+    ("POST", "/deliveries/{delivery_id}/replay", None),
+    ("POST", "/replays", lambda ids, kind: {"since": "2020-01-01T00:00:00Z", "until": "2100-01-01T00:00:00Z"}),
+    ("POST", "/ping", None),
+]
 REQUESTS: dict[tuple[str, str], Request] = {
     ("POST", f"{V1}/auth/signup"): Request(body=_sign_up),
     ("POST", f"{V1}/auth/login"): Request(body=lambda ids, kind: {"login": "Anna", "password": PASSWORD}),
@@ -351,6 +397,15 @@ REQUESTS: dict[tuple[str, str], Request] = {
     ),
     ("POST", f"{V1}/concessionaires/{{concessionaire_id}}/api-keys"): Request(body=lambda ids, kind: {"label": kind}),
     ("DELETE", f"{V1}/concessionaires/{{concessionaire_id}}/api-keys/{{key_id}}"): Request(prepare=_fresh_key),
+    ("POST", f"{V1}/concessionaires/{{concessionaire_id}}/webhooks"): Request(
+        body=lambda ids, kind: {"url": f"https://{kind}.partner.example/hooks", "event_types": ["payout.posted"]}
+    ),
+    **{
+        (method, f"{V1}/concessionaires/{{concessionaire_id}}/webhooks/{{endpoint_id}}{tail}"): Request(
+            body=body, prepare=_fresh_endpoint
+        )
+        for method, tail, body in WEBHOOK_CALLS
+    },
     ("POST", f"{V1}/players"): Request(body=_new_player),
     ("GET", f"{V1}/players/public"): Request(params=lambda ids: {"player_id": ids["player_id"]}),
     ("PATCH", f"{V1}/players/{{player_id}}"): Request(
@@ -397,6 +452,15 @@ REQUESTS: dict[tuple[str, str], Request] = {
     ("POST", f"{V1}/players/{{player_id}}/withdrawals"): Request(body=lambda ids, kind: CASH),
     ("POST", f"{V1}/concessionaires/{{concessionaire_id}}/funding"): Request(
         body=lambda ids, kind: {"account_kind": "sponsorship", "currency": "EUR", "amount": 100}
+    ),
+    ("PUT", f"{V1}/players/{{player_id}}/protection/deposit-limits"): Request(
+        body=lambda ids, kind: {"currency": "EUR", "month": 10_000_000}
+    ),
+    ("PUT", f"{V1}/players/{{player_id}}/protection/session"): Request(
+        body=lambda ids, kind: {"reality_check_minutes": 60}
+    ),
+    ("POST", f"{V1}/players/{{player_id}}/protection/self-exclusion"): Request(
+        body=lambda ids, kind: {"term": "30_days"}
     ),
     ("POST", f"{V1}/reports"): Request(
         body=lambda ids, kind: {"offender_id": ids["third_player_id"], "offence": "other", "description": "slow play"}
@@ -492,7 +556,12 @@ def _agrees(expected: str | int, status: int) -> bool:
     return status == expected
 
 
-@pytest.mark.parametrize("route", sorted(EXPECTED), ids=" ".join)
+# The player's self-exclusion cannot be undone (issue 17) and stops their play: called last, once nothing else needs
+# the player to play.
+IRREVERSIBLE = frozenset({("POST", f"{V1}/players/{{player_id}}/protection/self-exclusion")})
+
+
+@pytest.mark.parametrize("route", sorted(EXPECTED, key=lambda route: (route in IRREVERSIBLE, route)), ids=" ".join)
 async def test_each_kind_of_caller_gets_what_the_route_declares(objects: Objects, route: tuple[str, str]) -> None:
     access = EXPECTED[route]
     disagreements = []

@@ -27,6 +27,7 @@ from gateway.api.fallback import install_api_fallback
 from gateway.api.problems import install_problem_handlers
 from gateway.api.routes import document_access
 from gateway.api.v1.router import router as api_v1
+from gateway.api.v1.webhooks import install_webhooks
 from gateway.api.web import mount_web_client
 from gateway.bots.crew import BotCrew
 from gateway.domain.identity import normalize_email
@@ -44,6 +45,7 @@ from gateway.service.rate_limiter import RateLimiter
 from gateway.service.sanctions import DECIDED, LIFTED, SanctionConsumer
 from gateway.service.table_presence import TablePresenceReporter
 from gateway.service.wallet_accounts import WalletAccounts
+from gateway.service.webhooks_wiring import wire_webhooks
 from gateway.settings import DEV_ADMIN_PASSWORD, DEV_JWT_SECRET, Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -60,9 +62,12 @@ def create_app(
     clock: Clock | None = None,
     random_bytes: Callable[[int], bytes] | None = None,
     services_transport: httpx.AsyncBaseTransport | None = None,
+    webhook_transport: httpx.AsyncBaseTransport | None = None,
+    webhook_jitter: random.Random | None = None,
 ) -> FastAPI:
     """`clock` and `random_bytes` default to the system's (tests inject frozen and seeded ones);
-    `services_transport` replaces the network to the other services (tests and benchmarks serve fakes)."""
+    `services_transport` replaces the network to the other services (tests and benchmarks serve fakes);
+    `webhook_transport` and `webhook_jitter` the partners' endpoints and the retries' randomness."""
     settings = settings or Settings()
     clock = clock or SystemClock()
     runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
@@ -102,6 +107,29 @@ def create_app(
         table_engine_shards=settings.table_engine_shards,
         standalone=settings.standalone,
     )
+    _wire_streams(runtime, settings, clock, hub)
+    _wire_demo(runtime, settings, clients)
+    webhooks = wire_webhooks(runtime, settings, context, transport=webhook_transport, jitter=webhook_jitter)
+
+    app = create_service_app(
+        runtime,
+        title="Gateway",
+        description="The one front door: identities, sessions, API keys, rate limits, WebSocket streams and the web client.",
+        routers=[api_v1],
+        body_limits=BODY_LIMITS,
+    )
+    app.state.gateway = components
+    install_webhooks(app, webhooks)
+    install_problem_handlers(app)
+    document_access(app)
+    _bootstrap_at_start(app, components, settings)
+    install_api_fallback(app)
+    mount_web_client(app)
+    return app
+
+
+def _wire_streams(runtime: ServiceRuntime, settings: Settings, clock: Clock, hub: Hub) -> None:
+    """The sockets' side: table events fanned out to them, bans closing a banned player's, presence reported."""
     sanctions = SanctionConsumer(
         clock, on_ban=lambda player_id: hub.kick_player(player_id, CloseCode.FORBIDDEN, "player_banned")
     )
@@ -113,25 +141,9 @@ def create_app(
     fanout = StreamFanout(hub)
     for pattern in FANOUT_PATTERNS:
         runtime.on_each_instance(pattern, fanout)
-    _wire_demo(runtime, settings, clients)
     Gauge("gateway_websocket_connections", "Open WebSocket connections", registry=runtime.registry).set_function(
         lambda: hub.connection_count
     )
-
-    app = create_service_app(
-        runtime,
-        title="Gateway",
-        description="The one front door: identities, sessions, API keys, rate limits, WebSocket streams and the web client.",
-        routers=[api_v1],
-        body_limits=BODY_LIMITS,
-    )
-    app.state.gateway = components
-    install_problem_handlers(app)
-    document_access(app)
-    _bootstrap_at_start(app, components, settings)
-    install_api_fallback(app)
-    mount_web_client(app)
-    return app
 
 
 def _wire_demo(runtime: ServiceRuntime, settings: Settings, clients: PlatformClients) -> None:

@@ -80,6 +80,32 @@ class Settings(ServiceSettings):
     ws_send_queue: int = Field(
         1000, ge=1, description="Messages waiting for one slow WebSocket client before it is disconnected."
     )
+    webhook_timeout_seconds: float = Field(
+        10.0, gt=0, le=60, description="A partner webhook endpoint must answer an attempt within this long."
+    )
+    webhook_retry_base_seconds: float = Field(
+        30.0, gt=0, description="Wait before the first retry of a failed webhook delivery; doubled each retry."
+    )
+    webhook_retry_cap_seconds: float = Field(3600.0, gt=0, description="Longest wait between two retries.")
+    webhook_retry_period_seconds: float = Field(
+        72 * 3600.0, gt=0, description="A webhook delivery is retried this long after its first attempt, then failed."
+    )
+    webhook_disable_after_seconds: float = Field(
+        5 * 24 * 3600.0,
+        gt=0,
+        description="An endpoint whose every attempt failed for this long is disabled and its partner told.",
+    )
+    webhook_poll_seconds: float = Field(
+        1.0, gt=0, description="How often the webhook dispatcher looks for deliveries due (besides being woken)."
+    )
+    webhook_allow_private_addresses: bool | None = Field(
+        None,
+        description="Accept webhook endpoints on loopback, private or reserved addresses (tests, trials). Unset: "
+        "allowed in standalone mode, refused otherwise (server-side request forgery).",
+    )
+    webhook_allow_http: bool | None = Field(
+        None, description="Accept plain http:// webhook endpoints. Unset: in standalone mode only; else https:// only."
+    )
 
     @property
     def demo_concessionaire_on(self) -> bool:
@@ -91,4 +117,16 @@ class Settings(ServiceSettings):
     def house_bots(self) -> bool:
         if self.demo_bots is not None:
             return self.demo_bots
+        return self.standalone
+
+    @property
+    def webhook_private_addresses_on(self) -> bool:
+        if self.webhook_allow_private_addresses is not None:
+            return self.webhook_allow_private_addresses
+        return self.standalone
+
+    @property
+    def webhook_http_on(self) -> bool:
+        if self.webhook_allow_http is not None:
+            return self.webhook_allow_http
         return self.standalone

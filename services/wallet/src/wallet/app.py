@@ -11,7 +11,7 @@ from platform_kit.errors import PROBLEM_JSON
 from platform_kit.runtime import ServiceRuntime
 
 from wallet.adapters.orm import metadata
-from wallet.api import internal, partner
+from wallet.api import internal, partner, protection
 from wallet.api.legacy_mount import LegacyMount
 from wallet.domain.errors import Refusal
 from wallet.service.refusals import problem_body, status_of
@@ -36,7 +36,7 @@ def create_app(
         description="Accounts and a double-entry ledger in minor units per currency: holds, transfers, "
         "idempotency keys. Internal calls carry `X-Internal-Token`; partner calls (through the gateway) also "
         "`X-Concessionaire-Id`; every command carries an `Idempotency-Key`.",
-        routers=[internal.router, partner.router],
+        routers=[internal.router, partner.router, protection.router],
         body_limits=BODY_LIMITS,
     )
     app.state.wallet = wallet

@@ -25,3 +25,9 @@ class Settings(ServiceSettings):
         description="How often Idempotency-Keys past their retention are deleted, oldest first, 10,000 rows per "
         "transaction so the purge never holds many locks for long.",
     )
+    deposit_limit_cooling_off_hours: int = Field(
+        24,
+        ge=24,
+        description="Hours before a player's looser deposit limit (raised or removed) takes effect; a stricter one "
+        "applies at once. At least 24 h, the cooling-off Italian licensed sites give (docs/player-protection.md).",
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Literal
 
 from pydantic import Field
 
@@ -30,3 +31,17 @@ class PlayerRegistered(Event):
     concessionaire_id: str = Field(description="The concessionaire the player belongs to.")
     date_of_birth: date = Field(description="For the 18+ rule of the totalizator (T-1.4).")
     registered_at: datetime
+
+
+class PlayerSelfExcluded(Event):
+    """A player excluded themself from play (issue 17, docs/player-protection.md): from `starts_at` they may not
+    play until `ends_at` (null: permanently). The tournament director withdraws and refunds their registrations
+    for tournaments not yet started."""
+
+    TYPE = "gateway.player.self_excluded"
+
+    player_id: str
+    concessionaire_id: str
+    term: Literal["30_days", "60_days", "90_days", "permanent"]
+    starts_at: datetime
+    ends_at: datetime | None = Field(description="Null: permanent.")

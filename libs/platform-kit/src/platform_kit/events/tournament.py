@@ -51,10 +51,11 @@ class PlayerUnregistered(Event):
     player_id: str
     refunded_cents: int
     registered: int
-    reason: Literal["player", "sanction", "late_payment"] = Field(
+    reason: Literal["player", "sanction", "late_payment", "self_exclusion"] = Field(
         "player",
         description="`player`: they asked; `sanction`: a disqualification or ban removed them (P-12.5); "
-        "`late_payment`: their buy-in was confirmed only after the tournament had started.",
+        "`late_payment`: their buy-in was confirmed only after the tournament had started; `self_exclusion`: "
+        "they excluded themself from play (issue 17).",
     )
     forfeited: bool = Field(False, description="The entry was kept, not refunded (a sanction's forfeit, P-12.5).")
 

@@ -6,7 +6,8 @@
 `allow(*roles)` authenticates the caller (a bearer access token, or a partner's `X-API-Key`), applies the rate
 limit (per principal; per IP address when unauthenticated) and refuses other roles. `public()` declares an
 endpoint open to anyone (still rate-limited per IP). `allow(..., good_standing=True)` also refuses banned
-players (P-12.5), for the endpoints that register a player for something (tournaments, bets).
+players (P-12.5), self-excluded ones and those past their session time limit (issue 17), for the endpoints
+that register a player for something (tournaments, bets) or play (table actions).
 `allow_on_player(*roles)` is the declaration of the routes under `/players/{player_id}`: it also resolves the
 player, answering 404 for one the caller may not see before any other refusal.
 """
@@ -27,6 +28,7 @@ from gateway.adapters.identity_store import PlayerRecord
 from gateway.domain.roles import Principal, Role
 from gateway.service.components import GatewayComponents
 from gateway.service.errors import RateLimited, Unauthenticated
+from gateway.service.protection import refuse_play
 from gateway.service.restrictions import refuse_if_banned
 
 POLICY_ATTRIBUTE = "__access_policy__"
@@ -120,8 +122,10 @@ async def _check_role_and_standing(
     if principal.role not in policy.roles:
         raise Forbidden("role_not_allowed", f"This operation is for: {policy.describe()}.")
     if good_standing and principal.role is Role.PLAYER:
+        now = components.context.clock.now()
         async with components.context.db.sessions() as session:
-            await refuse_if_banned(session, principal.subject_id, components.context.clock.now())
+            await refuse_if_banned(session, principal.subject_id, now)
+            await refuse_play(session, principal.subject_id, now, own_session=True)  # issue 17
 
 
 def allow(*roles: Role, good_standing: bool = False) -> Callable[..., Awaitable[Principal]]:

@@ -13,6 +13,7 @@ from gateway.service.demo_scope import DemoScope
 from gateway.service.hub import Hub
 from gateway.service.login_guard import LoginGuard
 from gateway.service.players import Players
+from gateway.service.protection import PlayerProtection
 from gateway.service.rate_limiter import RateLimiter
 from gateway.service.sessions import Sessions
 from gateway.service.staff import Staff
@@ -28,6 +29,7 @@ class GatewayComponents:
     staff: Staff
     api_keys: ApiKeys
     players: Players
+    protection: PlayerProtection  # self-exclusion, session time, the history (issue 17)
     tables: TableCommands  # a player's commands to their table (REST and table-socket frames)
     demo_scope: DemoScope  # where the demo concessionaire's play money may go
     rate_limiter: RateLimiter
@@ -58,6 +60,7 @@ class GatewayComponents:
             staff=Staff(context),
             api_keys=ApiKeys(context),
             players=Players(context),
+            protection=PlayerProtection(context, clients.wallet),
             tables=TableCommands(context, table_engine_shards),
             demo_scope=DemoScope(context.db, clients.tournament_director, standalone=standalone),
             rate_limiter=rate_limiter,

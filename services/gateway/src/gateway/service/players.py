@@ -9,6 +9,7 @@ from gateway.adapters import identity_store
 from gateway.adapters.identity_store import PlayerRecord
 from gateway.domain.roles import Principal, Role
 from gateway.service.context import GatewayContext
+from gateway.service.protection import refuse_play
 from gateway.service.restrictions import refuse_if_banned
 
 
@@ -36,9 +37,12 @@ class Players:
         return await self.get(by, player_id)
 
     async def refuse_if_banned(self, player_id: str) -> None:
-        """P-12.5, for a registration a partner or operator makes on a player's behalf."""
+        """P-12.5, for a registration a partner or operator makes on a player's behalf; a self-excluded player
+        is refused too (issue 17)."""
+        now = self._context.clock.now()
         async with self._context.db.sessions() as session:
-            await refuse_if_banned(session, player_id, self._context.clock.now())
+            await refuse_if_banned(session, player_id, now)
+            await refuse_play(session, player_id, now, own_session=False)
 
     async def page(
         self, by: Principal, concessionaire_id: str | None, *, limit: int, offset: int

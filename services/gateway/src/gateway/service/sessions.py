@@ -19,6 +19,7 @@ from gateway.domain.refresh import RefreshVerdict, judge
 from gateway.domain.roles import Principal, Role
 from gateway.service.context import GatewayContext
 from gateway.service.errors import Unauthenticated
+from gateway.service.protection import start_session
 from gateway.service.restrictions import PlayerBanned, standing_of
 
 
@@ -60,6 +61,8 @@ class Sessions:
             expires_at=now + context.refresh_ttl,
         )
         await session_store.insert(session, record)
+        if principal.role is Role.PLAYER and family_id is None:
+            await start_session(session, principal.subject_id, now)  # a log-in: a new play session (issue 17)
         access = context.access_tokens.issue(principal)
         return IssuedSession(principal, access.token, access.expires_at, refresh_token, record.expires_at)
 

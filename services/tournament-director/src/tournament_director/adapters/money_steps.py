@@ -31,6 +31,7 @@ class StepKind(StrEnum):
     PURCHASE_REFUND = "purchase_refund"
     UNREGISTER_REFUND = "unregister_refund"
     SANCTION_REFUND = "sanction_refund"
+    EXCLUSION_REFUND = "exclusion_refund"  # the player excluded themself (issue 17)
     LATE_REFUND = "late_refund"
     SPONSORED_ENTRY = "sponsored_entry"
     OVERLAY = "overlay"

@@ -45,6 +45,7 @@ OPEN = (Status.ANNOUNCED, Status.REGISTERING)
 REFUND_REASONS = {
     StepKind.UNREGISTER_REFUND: "player",
     StepKind.SANCTION_REFUND: "sanction",
+    StepKind.EXCLUSION_REFUND: "self_exclusion",
     StepKind.LATE_REFUND: "late_payment",
 }
 

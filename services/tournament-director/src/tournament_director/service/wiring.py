@@ -8,6 +8,7 @@ import random
 
 import httpx
 from platform_kit.clock import Clock
+from platform_kit.events import gateway as gateway_bus
 from platform_kit.events import rating as rating_bus
 from platform_kit.events import table as table_bus
 from platform_kit.internal_client import InternalClient
@@ -20,6 +21,7 @@ from tournament_director.service import money, purchases, registration, settleme
 from tournament_director.service.clock import run_clock
 from tournament_director.service.context import Director, Metrics
 from tournament_director.service.sanctions import Sanctions
+from tournament_director.service.self_exclusions import SelfExclusions
 from tournament_director.service.table_events import TableEvents
 from tournament_director.settings import Settings
 
@@ -75,6 +77,7 @@ def _subscribe(director: Director) -> None:
     runtime.on(table_bus.HandVoided.TYPE, tables.hand_voided)
     runtime.on(table_bus.CommandRejected.TYPE, tables.command_rejected)
     runtime.on(rating_bus.SanctionDecided.TYPE, Sanctions(director).decided)
+    runtime.on(gateway_bus.PlayerSelfExcluded.TYPE, SelfExclusions(director).excluded)
 
 
 async def _close_clients_at_stop(director: Director) -> None:

@@ -78,6 +78,8 @@ operations = Table(
     Column("tax_base", BigInteger, nullable=True),
     Column("reverses_operation_id", BigInteger, ForeignKey("operations.id"), nullable=True, unique=True),
     Column("created_at", UtcDateTime, nullable=False),
+    # A player's deposits in a window, summed for their deposit limits (service/deposit_limits.py).
+    Index("ix_operations_player_kind_created", "player_id", "kind", "created_at"),
 )
 
 transfers = Table(
@@ -126,4 +128,35 @@ idempotency_keys = Table(
     PrimaryKeyConstraint("scope", "key"),
     # The retention purge walks the oldest keys first (service/key_retention.py).
     Index("ix_idempotency_keys_created_at", "created_at"),
+)
+
+# Deposit limits a player set on themself (domain/deposit_limits.py), one row per player, currency and window.
+# Deposits lock the player's rows (FOR UPDATE) before summing what the window holds: two concurrent deposits
+# are checked one after the other.
+deposit_limits = Table(
+    "deposit_limits",
+    metadata,
+    Column("player_id", ID, nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("period", String(8), nullable=False),  # day | week | month
+    Column("amount", BigInteger, nullable=True),  # None: no limit in force
+    Column("pending_amount", BigInteger, nullable=True),
+    Column("pending_from", UtcDateTime, nullable=True),  # None: no raise cooling off
+    Column("updated_at", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("player_id", "currency", "period"),
+)
+
+# Every change of a deposit limit, for the player's protection history (append-only).
+deposit_limit_changes = Table(
+    "deposit_limit_changes",
+    metadata,
+    Column("id", BigIntPK, primary_key=True, autoincrement=True),
+    Column("player_id", ID, nullable=False, index=True),
+    Column("currency", String(3), nullable=False),
+    Column("period", String(8), nullable=False),
+    Column("previous_amount", BigInteger, nullable=True),
+    Column("requested_amount", BigInteger, nullable=True),
+    Column("changed_by", String(140), nullable=False),  # role:id of who asked
+    Column("changed_at", UtcDateTime, nullable=False),
+    Column("effective_from", UtcDateTime, nullable=False),
 )

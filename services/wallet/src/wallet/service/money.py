@@ -16,6 +16,7 @@ from wallet.domain.accounts import AccountKey, AccountKind
 from wallet.domain.currencies import currency as known_currency
 from wallet.domain.errors import AlreadyReversed, NotReversible
 from wallet.domain.operations import EntryRefund, OperationKind
+from wallet.service.deposit_limits import DepositLimits
 from wallet.service.ledger import Ledger, check_acting
 
 # Money in and out through the concessionaire's cashier: (player, concessionaire, currency, amount, reference).
@@ -26,9 +27,10 @@ CASH_OPERATIONS: dict[OperationKind, Callable[[str, str, str, int, str | None], 
 
 
 class Money:
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, deposit_limits: DepositLimits) -> None:
         self.ledger = ledger
         self.directory = ledger.directory
+        self.deposit_limits = deposit_limits
 
     # -- accounts ---------------------------------------------------------------------------------------------
     async def open_player_account(
@@ -64,8 +66,11 @@ class Money:
         amount: int,
         reference: str | None,
     ) -> PostedOperation:
-        """A deposit or withdrawal the concessionaire reports, posted acting for it: only its own players' money."""
+        """A deposit or withdrawal the concessionaire reports, posted acting for it: only its own players' money.
+        A deposit past a limit the player set is refused (`deposit_limit_exceeded`, service/deposit_limits.py)."""
         operation = CASH_OPERATIONS[kind](player_id, concessionaire_id, currency, amount, reference)
+        if kind is OperationKind.DEPOSIT:
+            await self.deposit_limits.admit(session, player_id, currency, amount)
         return await self.ledger.post(session, operation, acting=concessionaire_id)
 
     async def fund(

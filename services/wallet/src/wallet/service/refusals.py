@@ -7,6 +7,7 @@ from typing import Any
 from platform_kit.errors import ProblemError
 
 from wallet.domain import errors
+from wallet.domain.deposit_limits import DepositLimitExceeded
 
 STATUS: dict[type[errors.Refusal], int] = {
     errors.InvalidAmount: 422,
@@ -15,6 +16,7 @@ STATUS: dict[type[errors.Refusal], int] = {
     errors.PrizePartTooSmall: 422,
     errors.JackpotNotFromFee: 422,
     errors.DuplicatePlayer: 422,
+    DepositLimitExceeded: 422,
     errors.UnknownAccount: 404,
     errors.UnknownHold: 404,
     errors.UnknownOperation: 404,

@@ -8,6 +8,7 @@ from datetime import timedelta
 from platform_kit.clock import Clock
 from platform_kit.runtime import ServiceRuntime
 
+from wallet.service.deposit_limits import DepositLimits
 from wallet.service.holds import Holds
 from wallet.service.idempotent import IdempotentExecutor
 from wallet.service.key_retention import KeyRetention
@@ -22,6 +23,7 @@ from wallet.settings import Settings
 class Wallet:
     runtime: ServiceRuntime
     money: Money
+    deposit_limits: DepositLimits
     holds: Holds
     queries: Queries
     reconciler: Reconciler
@@ -32,9 +34,11 @@ class Wallet:
     @classmethod
     def build(cls, runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Wallet:
         ledger = Ledger(runtime.outbox, clock)
+        deposit_limits = DepositLimits(clock, timedelta(hours=settings.deposit_limit_cooling_off_hours))
         wallet = cls(
             runtime=runtime,
-            money=Money(ledger),
+            money=Money(ledger, deposit_limits),
+            deposit_limits=deposit_limits,
             holds=Holds(ledger, runtime.db),
             queries=Queries(ledger),
             reconciler=Reconciler(runtime.db, runtime.outbox, clock, runtime.registry),

@@ -11,7 +11,20 @@ from typing import Any
 from fastapi import APIRouter
 
 from gateway.api.problem_answers import RELAYED, refusals
-from gateway.api.v1 import auth, concessionaires, draw_admin, draws, money, players, rating, tables, tournaments, ws
+from gateway.api.v1 import (
+    auth,
+    concessionaires,
+    draw_admin,
+    draws,
+    money,
+    players,
+    protection,
+    rating,
+    tables,
+    tournaments,
+    webhooks,
+    ws,
+)
 
 SESSION_REFUSALS = refusals(
     {
@@ -33,7 +46,9 @@ MODULES: list[tuple[ModuleType, dict[int | str, dict[str, Any]]]] = [
     (draw_admin, RELAYED),
     (money, RELAYED),
     (rating, RELAYED),
+    (protection, {}),
     (ws, {}),
+    (webhooks, {}),
 ]
 
 router = APIRouter(prefix="/api/v1")

@@ -19,6 +19,7 @@ from gateway.api.v1.proxy_schemas import ChatLine, SittingOut, TableAction
 from gateway.domain.channels import Channel, ChannelKind, SocketKind
 from gateway.service.components import GatewayComponents
 from gateway.service.hub import Connection
+from gateway.service.protection import refuse_play
 
 FRAME_TYPES = frozenset({"act", "chat", "sit_out"})
 _ENVELOPE_FIELDS = ("type", "table_id", "ref")
@@ -58,6 +59,9 @@ async def _command(components: GatewayComponents, connection: Connection, frame:
     except ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
         raise FrameRefused("bad_frame", problems) from None
+    context = components.context
+    async with context.db.sessions() as session:  # as the REST table routes (issue 17)
+        await refuse_play(session, player_id, context.clock.now(), own_session=True)
     tables = components.tables
     if isinstance(body, TableAction):
         await tables.act(player_id, table_id, body.hand_id, body.action, body.amount)

@@ -1,0 +1,86 @@
+"""Player protection in the database: one settings row per player, and the append-only history of changes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gateway.adapters.orm import player_protection, protection_changes
+from gateway.domain.protection import ExclusionTerm, SelfExclusion, SessionRules
+
+
+@dataclass(frozen=True, slots=True)
+class ProtectionRecord:
+    player_id: str
+    exclusion: SelfExclusion | None
+    rules: SessionRules
+    session_started_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRecord:
+    setting: str
+    value: str | None
+    changed_by: str
+    changed_at: datetime
+    effective_from: datetime
+    effective_until: datetime | None
+
+
+async def get(session: AsyncSession, player_id: str) -> ProtectionRecord:
+    """The player's settings; defaults (nothing set, no session yet) for a player without a row."""
+    c = player_protection.c
+    row = (await session.execute(select(player_protection).where(c.player_id == player_id))).mappings().first()
+    if row is None:
+        return ProtectionRecord(player_id, None, SessionRules(), None)
+    exclusion = None
+    if row["exclusion_term"] is not None:
+        exclusion = SelfExclusion(ExclusionTerm(row["exclusion_term"]), row["excluded_from"], row["excluded_until"])
+    rules = SessionRules(row["reality_check_minutes"], row["session_limit_minutes"])
+    return ProtectionRecord(player_id, exclusion, rules, row["session_started_at"])
+
+
+async def put(session: AsyncSession, player_id: str, now: datetime, **values: Any) -> None:
+    """Set some columns of the player's row, creating it first if need be."""
+    c = player_protection.c
+    changed = await session.execute(
+        update(player_protection).where(c.player_id == player_id).values(updated_at=now, **values)
+    )
+    if changed.rowcount == 0:  # type: ignore[attr-defined]
+        await session.execute(player_protection.insert().values(player_id=player_id, updated_at=now, **values))
+
+
+def exclusion_columns(exclusion: SelfExclusion) -> dict[str, Any]:
+    return {
+        "exclusion_term": exclusion.term.value,
+        "excluded_from": exclusion.starts_at,
+        "excluded_until": exclusion.ends_at,
+    }
+
+
+async def record_change(session: AsyncSession, player_id: str, change: ChangeRecord) -> None:
+    await session.execute(
+        protection_changes.insert().values(
+            player_id=player_id,
+            setting=change.setting,
+            value=change.value,
+            changed_by=change.changed_by,
+            changed_at=change.changed_at,
+            effective_from=change.effective_from,
+            effective_until=change.effective_until,
+        )
+    )
+
+
+async def history(session: AsyncSession, player_id: str) -> list[ChangeRecord]:
+    c = protection_changes.c
+    rows = await session.execute(
+        select(c.setting, c.value, c.changed_by, c.changed_at, c.effective_from, c.effective_until)
+        .where(c.player_id == player_id)
+        .order_by(c.id.desc())
+    )
+    return [ChangeRecord(*row) for row in rows]

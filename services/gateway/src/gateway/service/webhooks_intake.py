@@ -1,0 +1,64 @@
+"""The platform events partners subscribe to, turned into deliveries in the transaction that consumes them.
+
+`runtime.on(type, intake.consume)` for each of `SOURCE_TYPES`: the inbox records the message in the same
+transaction as its deliveries, so each partner event is queued exactly once per endpoint whatever the bus
+redelivers (and the unique (endpoint, event id) pair would refuse a second). Who gets what is the domain's rule
+(domain/webhook_events.py); this module looks up the players' concessionaires and the endpoints subscribed, and
+wakes the dispatcher once the transaction has committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from platform_kit.bus import Envelope
+from platform_kit.clock import Clock
+from platform_kit.events import EVENT_TYPES
+from platform_kit.events.base import PRIVATE_PREFIX
+from sqlalchemy import event as orm_event
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gateway.adapters import webhook_store
+from gateway.domain.webhook_events import PartnerEvent, delivery_body, partner_event_id, partner_events, players_named
+
+
+class WebhookIntake:
+    def __init__(self, clock: Clock, wake_dispatcher: Callable[[], None]) -> None:
+        self._clock = clock
+        self._wake = wake_dispatcher
+
+    async def consume(self, session: AsyncSession, envelope: Envelope) -> None:
+        model = EVENT_TYPES.get(envelope.type)
+        if model is None or model.PRIVATE or (envelope.routing_key or "").startswith(PRIVATE_PREFIX):
+            return  # never a private event, whatever binding brought it
+        event = envelope.event()
+        concessionaire_of = await webhook_store.player_concessionaires(session, players_named(event))
+        queued = 0
+        for partner_event in partner_events(event, concessionaire_of):
+            queued += await self._queue(session, envelope, partner_event)
+        if queued:
+            orm_event.listen(session.sync_session, "after_commit", lambda _: self._wake(), once=True)
+
+    async def _queue(self, session: AsyncSession, envelope: Envelope, partner_event: PartnerEvent) -> int:
+        targets = None if partner_event.concessionaire_id is None else {partner_event.concessionaire_id}
+        now = self._clock.now()
+        endpoints = await webhook_store.subscribed(session, targets, partner_event.type)
+        for endpoint in endpoints:
+            event_id = partner_event_id(envelope.id, partner_event.type, endpoint.concessionaire_id)
+            body = delivery_body(
+                event_id=event_id,
+                event_type=partner_event.type,
+                occurred_at=envelope.occurred_at,
+                concessionaire_id=endpoint.concessionaire_id,
+                data=partner_event.data,
+            )
+            await webhook_store.insert_delivery(
+                session,
+                endpoint_id=endpoint.id,
+                event_id=event_id,
+                event_type=partner_event.type,
+                body=body,
+                created_at=now,
+                next_attempt_at=now,
+            )
+        return len(endpoints)
