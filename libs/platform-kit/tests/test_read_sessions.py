@@ -1,9 +1,11 @@
-"""Readers and the write lock on SQLite (standalone mode): `Database.sessions()` reads beside a writer."""
+"""`Database.sessions()`, the read sessions: on SQLite they read beside a writer, on PostgreSQL without a
+transaction, and on both they refuse to write."""
 
 from pathlib import Path
 
-from platform_kit.db import Database
-from sqlalchemy import text
+import pytest
+from platform_kit.db import Database, ReadOnlySessionError
+from sqlalchemy import Column, Integer, MetaData, Table, func, insert, select, text, update
 
 
 async def test_a_read_is_answered_while_a_writer_holds_the_lock_and_sees_what_was_committed(tmp_path: Path) -> None:
@@ -23,3 +25,51 @@ async def test_a_read_is_answered_while_a_writer_holds_the_lock_and_sees_what_wa
     finally:
         await db.dispose()
     assert (seen, after) == (1, 2)
+
+
+@pytest.mark.postgres
+async def test_on_postgresql_a_read_runs_without_a_transaction_and_a_write_transaction_keeps_its_own(
+    postgres_url: str,
+) -> None:
+    """No BEGIN, no ROLLBACK around a read (one round trip instead of three): each statement of a read session
+    is a transaction of its own, with an id of its own; a `transaction()` on the same pooled connection
+    afterwards still runs its statements in one transaction."""
+    db = Database(postgres_url, pool_size=1)
+    transaction_id = text("SELECT txid_current()")
+    try:
+        async with db.sessions() as reader:
+            read = [await reader.scalar(transaction_id) for _ in range(2)]
+        async with db.transaction() as writer:
+            written = [await writer.scalar(transaction_id) for _ in range(2)]
+    finally:
+        await db.dispose()
+    assert read[0] != read[1]
+    assert written[0] == written[1]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path}/w.db"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+async def test_a_read_session_refuses_to_write(database_url: str) -> None:
+    """On PostgreSQL a write through a read session would commit at once, outside the use case's transaction;
+    it is refused instead, before it reaches the database, and nothing is written."""
+    db = Database(database_url)
+    rows = Table("rows", MetaData(), Column("a", Integer))
+    try:
+        async with db.transaction() as session:
+            await session.execute(text("CREATE TABLE rows (a INTEGER)"))
+        async with db.sessions() as reader:
+            with pytest.raises(ReadOnlySessionError):
+                await reader.execute(insert(rows).values(a=1))
+            with pytest.raises(ReadOnlySessionError):
+                await reader.execute(update(rows).values(a=2))
+        async with db.sessions() as reader:
+            count = await reader.scalar(select(func.count()).select_from(rows))
+    finally:
+        await db.dispose()
+    assert count == 0
