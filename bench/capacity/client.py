@@ -23,8 +23,9 @@ PATIENCE = 300.0
 
 
 def retry_after(answer: httpx.Response) -> float | None:
-    """The wait a refusal asks for: a 429, or a 503 naming Retry-After (seconds); None for any other answer."""
-    if answer.status_code not in (429, 503):
+    """The wait a refusal asks for: a 429, or a 503 or 409 naming Retry-After (seconds: the 409 is a request with
+    the same Idempotency-Key still being answered); None for any other answer."""
+    if answer.status_code not in (409, 429, 503):
         return None
     text = answer.headers.get("retry-after")
     if text is None:

@@ -184,6 +184,7 @@ async def test_a_repeat_of_a_request_still_running_is_answered_in_flight_then_re
         repeated = await run_once(director, "player::ann", "k", "print", 201, Held({"n": 3}))
 
         assert (in_flight.value.status, in_flight.value.code) == (409, "idempotency_key_in_flight")
+        assert in_flight.value.headers == {"Retry-After": "1"}  # a "come back later", as the gateway relays it
         assert done == Outcome(201, {"n": 1}, replayed=False)
         assert repeated == Outcome(201, {"n": 1}, replayed=True)
 

@@ -80,6 +80,7 @@ async def run_once(
             raise Conflict(
                 "idempotency_key_in_flight",
                 "A request with this Idempotency-Key is still being answered; repeat it with the same key.",
+                headers={"Retry-After": "1"},  # a "come back", like a 503: clients wait it out and repeat
                 idempotency_key=key,
             )
         running_here = director.requests_running.get((scope, key))
