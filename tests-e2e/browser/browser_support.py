@@ -86,4 +86,6 @@ def sign_up_in_browser(page: Any, base_url: str, nickname: str) -> None:
     page.fill("input[name=date_of_birth]", "1990-05-17")
     page.fill("input[name=password]", PASSWORD)
     page.click("form button[type=submit]")
-    page.wait_for_url("**/#/lobby")
+    # Generous: the sign-up hashes the password (argon2, memory-hard) on a machine the parallel suite loads;
+    # 30 s (Playwright's default) ran out once there.
+    page.wait_for_url("**/#/lobby", timeout=90_000)

@@ -50,6 +50,8 @@ from platform_kit.events.tournament import PlayerRegistered
 pytestmark = pytest.mark.e2e
 
 TABLE = "t-e2e"
+#: A second table, for the player at two tables at once (issue 15, item 14).
+OTHER_TABLE = "t-e2e-2"
 SIT_AND_GO = {
     "tournament_id": "snd-1",
     "name": "Heads-up Turbo",
@@ -169,6 +171,12 @@ class Gateway:
         )
         self.registered: list[str] = []
         self.alice_away = False
+        #: The PHH of hand h-1, when a test needs a whole hand (the replayer's).
+        self.phh: str | None = None
+        #: Every path asked of the faked services, in order.
+        self.requested: list[str] = []
+        #: The rating service's leaderboard answers, by the `standing` asked for ("closed" or "now").
+        self.leaderboards: dict[str, dict[str, Any]] = {}
         app = create_app(settings, bus=self.bus, services_transport=httpx.MockTransport(self._services))
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.loop = asyncio.new_event_loop()
@@ -177,16 +185,20 @@ class Gateway:
     def _services(self, request: httpx.Request) -> httpx.Response:
         """The table engine's table, and a director with one heads-up sit'n'go that accepts registrations."""
         path = request.url.path
-        if path == f"/v1/tables/{TABLE}":
-            return httpx.Response(200, json=table_view(self.players["alice"], self.players["bob"], self.alice_away))
+        self.requested.append(path)
+        if path in (f"/v1/tables/{TABLE}", f"/v1/tables/{OTHER_TABLE}"):
+            view = table_view(self.players["alice"], self.players["bob"], self.alice_away)
+            return httpx.Response(200, json=view | {"table_id": path.rsplit("/", 1)[1]})
         if path == "/v1/tournaments":
             return httpx.Response(200, json=[SIT_AND_GO | {"registered": len(self.registered)}])
         if path == f"/v1/tables/{TABLE}/hands":
             return httpx.Response(200, json={"hands": [self._hand()], "next_before": None})
         if path == "/internal/v1/hands/h-1/phh":
             alice, bob = self.players["alice"], self.players["bob"]
-            phh = f'variant = "NT"\nplayers = ["{alice}", "{bob}"]\nstarting_stacks = [1500, 1500]\n'
+            phh = self.phh or f'variant = "NT"\nplayers = ["{alice}", "{bob}"]\nstarting_stacks = [1500, 1500]\n'
             return httpx.Response(200, text=phh, headers={"content-type": "application/toml"})
+        if path == "/v1/leaderboard" and self.leaderboards:
+            return httpx.Response(200, json=self.leaderboards[request.url.params.get("standing", "closed")])
         if path == "/v1/tournaments/mtt-1":
             return httpx.Response(200, json=running_tournament())
         if path == "/v1/tournaments/mtt-1/standings":
@@ -528,6 +540,7 @@ def test_issue15_the_table_own_cards_and_actions_fit_one_screen(gateway: Gateway
         ".felt",
         ".my-cards",
         ".timer",
+        ".bank-bar",  # issue 15 (12): the time bank, with the actions
         ".sizing .quick",
         ".sizing input[type=range]",
         ".sizing input[type=number]",

@@ -154,6 +154,7 @@ EXPECTED: dict[tuple[str, str], Access] = {
     ("PUT", f"{V1}/admin/draws/{{draw_id}}/matches/{{no}}/result"): ADMIN_ONLY,
     ("POST", f"{V1}/admin/draws/{{draw_id}}/matches/{{no}}/void"): ADMIN_ONLY,
     ("POST", f"{V1}/admin/draws/{{draw_id}}/settle"): ADMIN_ONLY,
+    ("GET", f"{V1}/admin/draws/{{draw_id}}/settlement-preview"): ADMIN_ONLY,
     ("POST", f"{V1}/admin/draws/{{draw_id}}/cancel"): ADMIN_ONLY,
     ("GET", f"{V1}/admin/draws/{{draw_id}}/decisions"): ANY_STAFF,
     ("GET", f"{V1}/admin/draws/{{draw_id}}/transfers"): ANY_STAFF,

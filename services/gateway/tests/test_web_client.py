@@ -41,3 +41,28 @@ async def test_issue15_the_docs_page_loads_swagger_ui_from_the_platform_not_a_cd
     assert any(url.endswith("swagger-ui-bundle.js") for url in assets)
     redoc = await driver.call("GET", "/redoc", expect=307)
     assert redoc.headers["location"] == "/docs"
+
+
+async def test_issue17_the_staff_console_is_at_slash_staff_and_signs_staff_in_at_their_own_log_in(
+    driver: Driver,
+) -> None:
+    staff = await driver.call("GET", "/staff", expect=307)
+    assert staff.headers["location"] == "/#/staff"
+    console = (await driver.call("GET", "/staff.js", expect=200)).text
+    assert '"/auth/staff/login"' in console  # players log in at /auth/login: staff are not players
+    shell = (await driver.call("GET", "/app.js", expect=200)).text
+    assert '"/auth/staff/login"' in shell  # the client's own log-in form lets the bootstrap admin in too
+    pages = "".join(
+        [
+            (await driver.call("GET", f"/staff-{name}.js", expect=200)).text
+            for name in ("tournaments", "players", "draws", "money")
+        ]
+    )
+    for hash_route in (
+        "#/staff/tournament/:id",
+        "#/staff/player/:id",
+        "#/staff/reports",
+        "#/staff/draw/:id",
+        "#/staff/money",
+    ):
+        assert f'staffPage("{hash_route}"' in pages, hash_route

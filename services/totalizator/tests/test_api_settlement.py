@@ -244,3 +244,28 @@ async def test_t6_3_an_interrupted_settlement_resumes_after_a_restart_without_pa
         await assert_paid_once(platform, placed, transfers)
         assert set((await platform.pools()).values()) == {0}
         assert await platform.reconciled()
+
+
+async def test_t8_4_the_settlement_preview_is_the_settlement_and_writes_nothing(platform: Platform) -> None:
+    """Issue 17: staff check categories, coefficients and the next jackpot before settling. The preview is the
+    report settling then publishes (T-8.4), and previewing moves no money and changes no state."""
+    await platform.open_draw(topup="1000.00", reason="launch promotion")
+    await place_all(platform)
+    while_open = await platform.staff("GET", "/draws/2030-23/settlement-preview")
+    assert while_open.status_code == 409 and while_open.json()["code"] == "draw_state_conflict"
+    await platform.close()
+    await platform.results("2030-23", ALL_ONE_NIL)
+
+    preview = await platform.staff("GET", "/draws/2030-23/settlement-preview")
+    assert preview.status_code == 200, preview.text
+    again = (await platform.staff("GET", "/draws/2030-23/settlement-preview")).json()
+    assert again == preview.json()
+    assert (await platform.staff("GET", "/draws/2030-23")).json()["status"] == "closed"
+    assert await platform.events("totalizator.draw.settled") == []
+
+    settled = await platform.staff("POST", "/draws/2030-23/settle")
+    assert settled.status_code == 200, settled.text
+    report = (await platform.http.get("/v1/draws/2030-23/settlement")).json()
+    shown = preview.json()
+    assert shown.pop("final_count") is True
+    assert shown == report

@@ -4,6 +4,8 @@
 from platform_kit.settings import ServiceSettings, service_config
 from pydantic import Field
 
+from tournament_director.domain.lobby_schedule import DEFAULT_SCHEDULE, LobbyEntry
+
 
 class Settings(ServiceSettings):
     model_config = service_config("tournament-director")
@@ -45,3 +47,16 @@ class Settings(ServiceSettings):
     wallet_timeout_seconds: float = Field(10.0, gt=0, description="Timeout of one call to the wallet or rating.")
     action_seconds: int = Field(20, ge=1, description="A player's time to act at the director's tables.")
     time_bank_seconds: int = Field(60, ge=0, description="Each player's time bank at the director's tables.")
+    lobby_schedule: list[LobbyEntry] | None = Field(
+        None,
+        description="What the lobby always offers (issue 15): a JSON list of {key, body, every_minutes?}, where body "
+        "is a creation body ({template, name, buy_in, ...}); a sit'n'go entry is opened as a recurring sit'n'go "
+        "(re-opened each time it fills), a scheduled one has its next occurrence registering, one every "
+        "`every_minutes` from 00:00 UTC. Unset: two sit'n'gos and an hourly tournament in standalone mode (in-memory "
+        "bus), nothing otherwise; [] opens nothing.",
+    )
+
+    def lobby_entries(self) -> tuple[LobbyEntry, ...]:
+        if self.lobby_schedule is not None:
+            return tuple(self.lobby_schedule)
+        return DEFAULT_SCHEDULE if self.standalone else ()

@@ -292,7 +292,8 @@ async def running(
         database_url=director_database or f"sqlite+aiosqlite:///{directory}/director.db",
         clock_interval_seconds=NEVER,
         rebuy_offer_seconds=int(NEVER),
-        **director_settings,
+        # The lobby's schedule stays empty unless a test sets one: each test counts its own tournaments.
+        **{"lobby_schedule": [], **director_settings},
     )
     director = director_app(
         settings,

@@ -24,6 +24,12 @@ DOCS_ASSETS = "/docs/assets"
 
 def mount_web_client(app: FastAPI) -> None:
     _serve_docs_offline(app)
+
+    async def staff_console() -> RedirectResponse:  # the console is a page of the client (issue 17)
+        return RedirectResponse("/#/staff")
+
+    # First: the API fallback, registered earlier, would answer it 405 (a path it knows, another method).
+    app.router.routes.insert(0, APIRoute("/staff", staff_console, methods=["GET"], include_in_schema=False))
     # Mounted last: every API and operations route registered before it wins.
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
 

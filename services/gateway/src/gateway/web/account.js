@@ -174,6 +174,18 @@ function tierLabel(label) {
   return match ? h("span", { class: "term tier" }, match[1], h("span", { class: "it" }, h("span", { class: "sep" }, " · "), match[2])) : h("span", { class: "tier" }, label || "—");
 }
 
+/* What the standing is and when the tiers change: as of now, tiers by rank now, recomputed when the day closes. */
+function standingInfo(board) {
+  const active = counted(board.active_count, ["active player", "active players"], ["giocatore attivo", "giocatori attivi"]);
+  const at = board.tiers_recomputed_at;
+  return [
+    h("span", { class: "standing-now" }, both(`Standing as of now · ${active[0]}`, `Classifica aggiornata a ora · ${active[1]}`)),
+    at ? h("span", { class: "tiers-when", "data-at": at }, h("br"), both(
+      `Tiers are recomputed when the day closes, at ${when(at, "en")}; until then each tier shown is the one the rank gives now.`,
+      `Le fasce si ricalcolano alla chiusura della giornata, alle ${when(at, "it")}; fino ad allora ogni fascia indicata è quella data dalla posizione attuale.`)) : null,
+  ];
+}
+
 page("#/leaderboard", (view) => {
   const body = h("tbody", {});
   const info = h("p", { class: "muted" });
@@ -187,11 +199,10 @@ page("#/leaderboard", (view) => {
 
   async function show(pageNo) {
     try {
-      const board = await request("GET", `/leaderboard?page=${pageNo}&size=50`, undefined, { auth: false });
+      // Issue 15 (10): the standing as of now, not the last closed day's — with when the tiers are recomputed.
+      const board = await request("GET", `/leaderboard?page=${pageNo}&size=50&standing=now`, undefined, { auth: false });
       current = board.page;
-      const active = counted(board.active_count, ["active player", "active players"], ["giocatore attivo", "giocatori attivi"]);
-      fill(info, board.day ? both(`Standings of ${dayOf(board.day, "en")} · ${active[0]}`, `Classifica del ${dayOf(board.day, "it")} · ${active[1]}`)
-        : both("No day has been closed yet.", "Nessuna giornata è ancora stata chiusa."));
+      fill(info, ...standingInfo(board));
       fill(body, ...board.entries.map((e) => h("tr", { class: e.nickname === session.principal?.nickname ? "me" : "" },
         h("td", {}, e.rank), h("td", {}, e.nickname ?? "…"), h("td", { class: "num" }, num(e.rating, 1)), h("td", {}, tierLabel(e.tier_label)))));
       fill(pager, 

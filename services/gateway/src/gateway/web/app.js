@@ -410,6 +410,7 @@ function renderNav() {
       h("a", { href: "#/lobby" }, term("lobby")),
       h("a", { href: "#/leaderboard" }, term("leaderboard")),
       session.playerId ? h("a", { href: "#/account" }, term("account")) : null,
+      session.playerId ? null : h("a", { href: "#/staff", class: "console-link" }, both("Console", "Console")),
       h("span", { class: "who" }, who),
       h("button", { class: "link", onclick: logOut }, term("logOut")),
       languageSwitch(),
@@ -629,8 +630,8 @@ page("#/login", (view) => {
       ],
       term("logIn"),
       async (values) => {
-        session.start(await request("POST", "/auth/login", values, { auth: false }));
-        location.hash = "#/lobby";
+        session.start(await logInAnyone(values));
+        location.hash = session.playerId ? "#/lobby" : "#/staff";
       },
     ),
   ));
@@ -661,6 +662,17 @@ page("#/signup", (view) => {
   ));
 });
 
+/* Players log in at /auth/login, staff at /auth/staff/login: an email the player log-in does not know is tried as
+ * a staff member's, so the bootstrap admin signing in here reaches the console (issue 17) instead of "Wrong login". */
+async function logInAnyone({ login, password }) {
+  try {
+    return await request("POST", "/auth/login", { login, password }, { auth: false });
+  } catch (problem) {
+    if (problem.code !== "invalid_credentials" || !login.includes("@")) throw problem;
+    return request("POST", "/auth/staff/login", { email: login, password }, { auth: false }).catch(() => { throw problem; });
+  }
+}
+
 /* P-13.1: a table whose connection cannot be restored closes, and the client returns to the login screen. */
 function connectionLost() {
   sessionStorage.setItem("notice", say("The connection to the game server was lost. Log in again to return to your tables.",
@@ -672,6 +684,7 @@ function connectionLost() {
 
 async function logOut() {
   const refreshToken = session.refreshToken;
+  closeAllTables(); // tables.js: the open tables' sockets end with the session
   session.end();
   if (refreshToken) await request("POST", "/auth/logout", { refresh_token: refreshToken }, { auth: false }).catch(() => {});
   location.hash = "#/login";

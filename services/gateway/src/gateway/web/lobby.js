@@ -48,7 +48,7 @@ async function seatTargets() {
 }
 
 /* The buttons a tournament offers the player, given their own entry in it (if any) and their seats. */
-function tournamentActions(t, mine, refresh, seats = new Set()) {
+function playerTournamentActions(t, mine, refresh, seats = new Set()) {
   const actions = [];
   if (mine?.table_id && t.status === "running") {
     actions.push(h("a", { class: "button needs-lobby", href: `#/table/${encodeURIComponent(mine.table_id)}` }, term("openTable")));
@@ -141,11 +141,12 @@ function tournamentCard(t, mine, refresh, seats) {
       h("p", { class: "muted" },
         kindLabel(t.kind), " · ", statusWord(t.status),
         t.starts_at ? ` · ${when(t.starts_at)}` : "",
-        t.guarantee_cents ? h("span", {}, " · ", both("guaranteed", "garantiti"), ` ${money(t.guarantee_cents, t.currency)}`) : ""),
+        t.guarantee_cents ? h("span", {}, " · ", both("guaranteed", "garantiti"), ` ${money(t.guarantee_cents, t.currency)}`) : "",
+        t.recurring ? h("span", { class: "recurring" }, " · ", both("a new one opens when full", "se ne apre un altro appena è pieno")) : ""),
       h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), `: ${num(t.registered)}/${num(t.max_players)}`),
       mine?.position ? h("p", { class: "result" }, term("position"), `: ${mine.position}`, mine.prize_cents ? ` · ${money(mine.prize_cents, t.currency)}` : "") : null,
     ),
-    h("div", { class: "actions" }, tournamentActions(t, mine, refresh, seats)),
+    h("div", { class: "actions" }, playerTournamentActions(t, mine, refresh, seats)),
   );
 }
 
@@ -260,7 +261,7 @@ function tournamentHeader(t, entry, refresh, seats) {
     h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), `: ${num(t.registered)}/${num(t.max_players)}`,
       t.prize_pool_cents != null ? h("span", {}, " · ", term("prizePool"), `: ${money(t.prize_pool_cents, t.currency)}`) : ""),
     entry?.position ? h("p", { class: "result" }, term("position"), `: ${entry.position}`, entry.prize_cents ? h("span", {}, " · ", term("prize"), ` ${money(entry.prize_cents, t.currency)}`) : "") : null,
-    h("div", { class: "actions" }, tournamentActions(t, entry, refresh, seats)),
+    h("div", { class: "actions" }, playerTournamentActions(t, entry, refresh, seats)),
   ];
 }
 

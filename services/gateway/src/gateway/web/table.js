@@ -21,10 +21,12 @@ function tableName(tableId) {
 
 /* One open table page: its state, its elements and its socket. */
 class TablePage {
-  constructor(view, id) {
+  /* `root`: the element the table draws in, kept while the player looks at another table (tables.js). */
+  constructor(root, id) {
     this.id = id;
+    this.root = root;
     this.state = new TableState(id);
-    this.ui = tableLayout(view, id);
+    this.ui = tableLayout(root, id);
     this.socket = null;
     this.online = false;
     this.closed = false;
@@ -34,6 +36,11 @@ class TablePage {
     this.state.nameOf = (playerId) => this.name(playerId);
     this.ui.chatForm.addEventListener("submit", (e) => { e.preventDefault(); this.sendChat(); });
     this.clock = setInterval(() => this.tick(), 250);
+    this.pre = new PreActions(() => this.renderBar());
+    this.bankFull = 0; // the largest time bank seen: the bar's full width
+    // Only the table on screen takes the keys: the others play on out of sight (tables.js).
+    this.onKey = (event) => { if (this.root.isConnected) pressShortcut(event, this.ui.bar); };
+    document.addEventListener("keydown", this.onKey);
     // The public state first, then the stream with its history on top: the history's messages are the newer.
     this.load().then(() => { if (!this.closed) this.connect(); });
   }
@@ -43,6 +50,7 @@ class TablePage {
     this.socket?.close();
     this.stopTournament();
     clearInterval(this.clock);
+    document.removeEventListener("keydown", this.onKey);
   }
 
   addLine(list, node) {
@@ -65,6 +73,7 @@ class TablePage {
     fill(ui.sit, this.sitButton());
     this.renderBar();
     this.tick();
+    renderTableTabs();
   }
 
   sitButton() {
@@ -74,9 +83,13 @@ class TablePage {
       me.sitting_out ? term("imBack") : term("sitOut"));
   }
 
+  /* The action bar on the player's turn — or what a ticked pre-action box does at once; the boxes otherwise. */
   renderBar() {
     const r = this.state.request;
-    if (!r || (this.state.handId && r.hand_id !== this.state.handId)) { fill(this.ui.bar); return; }
+    if (!r || (this.state.handId && r.hand_id !== this.state.handId)) { fill(this.ui.bar, this.pre.boxes(this.state)); return; }
+    const ready = this.pre.take(r);
+    if (ready) { this.act(ready); return; }
+    this.bankFull = Math.max(this.bankFull, r.time_bank_seconds || 0);
     fill(this.ui.bar, actionBar(r, this.state, (action, amount) => this.act(action, amount)));
   }
 
@@ -86,8 +99,9 @@ class TablePage {
     const deadline = state.deadline ? Date.parse(state.deadline) : null;
     const bar = this.ui.timer.querySelector(".fill");
     const label = this.ui.timer.querySelector(".label");
+    const left = deadline ? (deadline - Date.now()) / 1000 : 0;
+    this.tickBank(deadline && state.request ? left : null);
     if (!deadline || state.toAct == null) { bar.style.width = "0"; label.textContent = ""; return; }
-    const left = (deadline - Date.now()) / 1000;
     const mineTurn = Boolean(state.request);
     const who = this.name(state.seats.get(state.toAct)?.player_id);
     if (left > 0) {
@@ -100,6 +114,20 @@ class TablePage {
       bar.style.width = "0";
       label.textContent = mineTurn ? say(`Your time bank${extra}`, `Tua riserva di tempo${extra}`) : `${who}: ${say("time bank", "riserva di tempo")}${extra}`;
     }
+  }
+
+  /* The player's time bank on their turn, as a bar of its own: full while the turn's own time runs, then
+   * draining once the deadline passed. `left`: seconds to the deadline (negative past it); null: hidden. */
+  tickBank(left) {
+    const box = this.ui.bank;
+    const bank = this.state.request?.time_bank_seconds ?? 0;
+    box.hidden = left == null || !bank;
+    if (box.hidden) return;
+    const remaining = left > 0 ? bank : Math.max(0, bank + left);
+    box.classList.toggle("running", left <= 0);
+    box.dataset.seconds = Math.ceil(remaining);
+    box.querySelector(".fill").style.width = `${Math.min(100, (remaining / (this.bankFull || bank)) * 100)}%`;
+    box.querySelector(".label").textContent = say(`Time bank ${Math.ceil(remaining)} s`, `Riserva di tempo ${Math.ceil(remaining)} s`);
   }
 
   async act(action, amount) {
@@ -165,7 +193,7 @@ class TablePage {
     this.socket = new LiveSocket("table", [`table:${this.id}`], {
       history: true,
       maxAttempts: TABLE_RETRIES,
-      onGiveUp: (why) => { if (why === "lost") connectionLost(); },
+      onGiveUp: (why) => { this.close(); if (why === "lost") connectionLost(); },
       onStatus: (isOnline, text) => {
         this.online = isOnline;
         this.ui.status.textContent = text;
@@ -180,14 +208,11 @@ class TablePage {
   }
 }
 
-page("#/table/:id", (view, { id }) => {
-  const table = new TablePage(view, id);
-  return () => table.close();
-}, { auth: true });
-
 /* The page's elements: the screen-filling part (head, felt, the player's cards and actions), then log and chat. */
 function tableLayout(view, id) {
   const ui = {
+    tableId: id,
+    tabs: h("nav", { class: "table-tabs", "aria-label": say("Your tables", "I tuoi tavoli") }),
     status: h("span", { class: "status" }, say("connecting…", "connessione…")),
     title: h("h1", {}, tableName(id)),
     info: h("p", { class: "muted table-info" }),
@@ -196,6 +221,7 @@ function tableLayout(view, id) {
     bar: h("div", { class: "action-bar", "aria-live": "polite" }),
     sit: h("span", { class: "sit" }),
     timer: h("div", { class: "timer" }, h("div", { class: "fill" }), h("span", { class: "label" })),
+    bank: h("div", { class: "bank-bar", hidden: true, title: say("Time bank", "Riserva di tempo") }, h("div", { class: "fill" }), h("span", { class: "label" })),
     result: h("div", { class: "result-box", hidden: true, role: "status" }),
     log: h("ol", { class: "hand-log", "aria-label": say("Hand log", "Cronaca della mano") }),
     chatLines: h("ol", { class: "chat-lines", "aria-label": "Chat" }),
@@ -204,10 +230,11 @@ function tableLayout(view, id) {
   ui.chatForm = h("form", { class: "chat-form" }, ui.chatInput, h("button", {}, both("Send", "Invia")));
   view.append(h("div", { class: "table-page" },
     h("div", { class: "table-main" },
+      ui.tabs,
       h("header", { class: "table-head" }, ui.title, ui.status,
         h("nav", {}, h("a", { href: `#/table/${encodeURIComponent(id)}/hands` }, term("handHistory"))), ui.sit, ui.info),
       ui.felt,
-      h("div", { class: "controls" }, ui.result, h("div", { class: "me-row" }, ui.mine, ui.timer), ui.bar)),
+      h("div", { class: "controls" }, ui.result, h("div", { class: "me-row" }, ui.mine, h("div", { class: "clocks" }, ui.timer, ui.bank)), ui.bar)),
     h("div", { class: "columns" },
       h("section", { class: "panel" }, h("h2", {}, both("Log", "Cronaca")), ui.log),
       h("section", { class: "panel" }, h("h2", {}, term("chat")), ui.chatLines, ui.chatForm)),
@@ -258,47 +285,16 @@ function tableCentre(state) {
     state.showdown ? h("div", { class: "showdown-line", role: "status" }, both(...state.showdown.line)) : h("div", { class: "pot" }, term("pot"), `: ${num(state.pot)}`));
 }
 
-/* The buttons the request offers, and the bet sizing between its minimum and maximum. */
-function actionBar(r, state, act) {
-  const buttons = r.can_check
-    ? [h("button", { class: "act", "data-action": "check", onclick: () => act("check") }, term("check"))]
-    : [h("button", { class: "act fold", "data-action": "fold", onclick: () => act("fold") }, term("fold")),
-      h("button", { class: "act", "data-action": "call", onclick: () => act("call") }, term("call"), ` ${num(r.call_amount)}`)];
-  if (r.min_raise_to == null || r.max_raise_to == null) return h("div", { class: "buttons" }, buttons);
-  const low = r.min_raise_to;
-  const high = r.max_raise_to;
-  const amount = h("input", { type: "number", min: low, max: high, step: 1, value: low, inputmode: "numeric", "aria-label": say("Amount", "Importo") });
-  const slider = h("input", { type: "range", min: low, max: high, step: 1, value: low, "aria-label": say("Bet size", "Importo della puntata") });
-  const label = h("span", { class: "amount" }, ` ${num(low)}`);
-  const clamp = (v) => Math.min(high, Math.max(low, Math.round(Number(v) || low)));
-  const set = (v) => { amount.value = slider.value = clamp(v); label.textContent = ` ${num(Number(amount.value))}`; };
-  slider.addEventListener("input", () => set(slider.value));
-  amount.addEventListener("change", () => set(amount.value));
-  const myBet = state.mySeat?.bet || 0;
-  const afterCall = state.pot + r.call_amount;
-  const quick = (text, v) => h("button", { type: "button", class: "chip", onclick: () => set(v) }, text);
-  // With a bet already on the street (the big blind's preflop option included) the button raises.
-  const raising = r.call_amount > 0 || state.betFacing;
-  const raise = h("button", { class: "act raise", "data-action": "raise", onclick: () => act(raising ? "raise" : "bet", clamp(amount.value)) },
-    raising ? term("raise") : term("bet"), label);
-  return h("div", { class: "bar-inner" },
-    h("div", { class: "buttons" }, buttons, raise),
-    h("div", { class: "sizing" },
-      h("div", { class: "quick" }, quick("Min", low), quick(say("½ pot", "½ piatto"), myBet + r.call_amount + Math.floor(afterCall / 2)),
-        quick(say("Pot", "Piatto"), myBet + r.call_amount + afterCall), quick("All-in", high)),
-      slider, amount));
-}
-
 /* The tournament of the table, followed on the lobby socket while the table is shown: the player's result,
  * rebuy and add-on offers, level changes, and a move to another table. Returns the function that stops it. */
 function followTableTournament(tid, ui, addLine) {
   return lobbyLink.listen((frame) => {
     const { event, payload = {} } = frame.data || {};
     if (payload.tournament_id !== tid) return;
-    if (event === "tournament.player.eliminated" && payload.player_id === session.playerId) showResult(ui.result, payload.position, payload.prize_cents);
+    if (event === "tournament.player.eliminated" && payload.player_id === session.playerId) showResult(ui, payload.position, payload.prize_cents);
     if (event === "tournament.tournament.finished") {
       const me = payload.ranking.find((r) => r.player_id === session.playerId);
-      if (me) showResult(ui.result, me.position, me.prize_cents);
+      if (me) showResult(ui, me.position, me.prize_cents);
     }
     if ((event === "tournament.rebuy.offered" || event === "tournament.addon.offered") && payload.player_id === session.playerId) {
       offerPurchase(tid, event === "tournament.rebuy.offered" ? "rebuys" : "addons", payload);
@@ -312,12 +308,15 @@ function followTableTournament(tid, ui, addLine) {
   }, [`tournament:${tid}`]);
 }
 
-function showResult(box, position, prizeCents) {
+/* The player's result, with the way to the table's hands (each with its replay, issue 15 item 11). */
+function showResult(ui, position, prizeCents) {
+  const box = ui.result;
   box.hidden = false;
   fill(box,
     h("h2", {}, position === 1 ? both("You won the tournament!", "Hai vinto il torneo!") : both(`You finished #${position}`, `Hai chiuso al ${position}º posto`)),
     h("p", {}, term("position"), `: ${position}`, prizeCents ? h("span", {}, " · ", term("prize"), ` ${money(prizeCents)}`) : ""),
-    h("p", {}, h("a", { class: "button", href: "#/lobby" }, term("lobby")), " ", h("a", { href: "#/account" }, term("account"))),
+    h("p", {}, h("a", { class: "button", href: "#/lobby" }, term("lobby")), " ", h("a", { href: "#/account" }, term("account")),
+      " ", h("a", { class: "replay-hands", href: `#/table/${encodeURIComponent(ui.tableId)}/hands` }, both("Replay the hands", "Rivedi le mani"))),
   );
 }
 
@@ -357,9 +356,10 @@ page("#/table/:id/hands", (view, { id }) => {
       h("div", { class: "grow" },
         h("h3", {}, both(`Hand #${hand.hand_no}`, `Mano n. ${hand.hand_no}`), h("span", { class: "muted" }, " · ", statusWord(hand.status), ` · ${when(hand.started_at)}`)),
         h("p", { class: "muted" }, term("blinds"), ` ${num(hand.level.small_blind)}/${num(hand.level.big_blind)} · ${stacks}`)),
-      h("div", { class: "actions" }, hand.status === "in_progress" ? null
-        : actionButton(term("download"), () => download(`/hands/${encodeURIComponent(hand.hand_id)}/phh`, `hand-${hand.hand_no}.phh`,
-          (phh) => withNicknames(phh, ids, name)), { class: "secondary" })));
+      h("div", { class: "actions" }, hand.status === "in_progress" ? null : [
+        h("a", { class: "button", "data-replay": hand.hand_id, href: `#/table/${encodeURIComponent(id)}/hands/${encodeURIComponent(hand.hand_id)}` }, both("Replay", "Rivedi")),
+        actionButton(term("download"), () => download(`/hands/${encodeURIComponent(hand.hand_id)}/phh`, `hand-${hand.hand_no}.phh`,
+          (phh) => withNicknames(phh, ids, name)), { class: "secondary" })]));
   }
 
   async function show() {

@@ -3,6 +3,7 @@ both owned by the gateway and copied here from its `gateway.player.registered` e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -39,3 +40,11 @@ async def find_player(session: AsyncSession, player_id: str) -> Player | None:
         )
     ).first()
     return None if row is None else Player(*row)
+
+
+async def nicknames_of(session: AsyncSession, player_ids: Sequence[str]) -> dict[str, str]:
+    """The nicknames of `player_ids` the service knows (a player not registered here yet is left out)."""
+    if not player_ids:
+        return {}
+    query = select(players.c.player_id, players.c.nickname).where(players.c.player_id.in_(list(player_ids)))
+    return {player_id: nickname for player_id, nickname in await session.execute(query)}

@@ -63,6 +63,15 @@ class LeaderboardOut(BaseModel):
     size: int
     active_count: int = Field(description="Players ranked: those with a tournament in the 360 days up to `day`.")
     entries: list[LeaderboardEntryOut]
+    live: bool = Field(
+        False,
+        description="True for `standing=now`: today's ratings, each tier the one the rank gives now (provisional "
+        "until the day closes); false: the last closed day, with the tiers in force.",
+    )
+    tiers_recomputed_at: datetime | None = Field(
+        None, description="When the tiers in force are next recomputed: the day in progress closes (reference zone)."
+    )
+    tiers_of_day: date | None = Field(None, description="The closed day the tiers in force come from.")
 
     @classmethod
     def of(cls, page: StandingsPage) -> LeaderboardOut:
@@ -71,6 +80,9 @@ class LeaderboardOut(BaseModel):
             page=page.page,
             size=page.size,
             active_count=page.active_count,
+            live=page.live,
+            tiers_recomputed_at=page.tiers_recomputed_at,
+            tiers_of_day=page.tiers_of_day,
             entries=[
                 LeaderboardEntryOut(
                     rank=s.rank, nickname=s.nickname, rating=to_points(s.rating), tier=s.tier, tier_label=s.tier.label

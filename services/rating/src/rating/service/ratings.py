@@ -3,22 +3,56 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, time, timedelta
 from itertools import groupby
 
-from rating.adapters.ratings import RecordedAward, history_of
+from rating.adapters.players import nicknames_of
+from rating.adapters.ratings import RecordedAward, all_summaries, history_of
 from rating.adapters.tiers import Standing, latest_tier_day, rank_of, standings_between, tier_in_force
-from rating.domain import RatingSummary, Tier, apply_award, is_active, rating_on
+from rating.domain import Leaderboard, RatingSummary, Tier, apply_award, is_active, rating_on
 from rating.service.context import Context
 
 
 @dataclass(frozen=True, slots=True)
 class StandingsPage:
-    day: date | None  # the last closed day; None before the tier job first ran
+    day: date | None  # the last closed day (live: today); None before the tier job first ran
     page: int
     size: int
     active_count: int
     standings: list[Standing]
+    #: True: the standing as of now (today's ratings, tiers by rank now, provisional until the day closes).
+    live: bool = False
+    #: When the tier job next closes a day and recomputes the tiers in force: midnight in the reference zone.
+    tiers_recomputed_at: datetime | None = None
+    #: The day the tiers in force come from (None before the first closed day).
+    tiers_of_day: date | None = None
+
+
+def next_tier_run(context: Context) -> datetime:
+    """The moment the day in progress closes (the tier job closes it then, P-11.3)."""
+    return datetime.combine(context.today() + timedelta(days=1), time(0), tzinfo=context.zone)
+
+
+async def live_leaderboard_page(context: Context, page: int, size: int) -> StandingsPage:
+    """The standing as of now (issue 15, item 10): every active player on today's rating, ranked, with the tier
+    that rank would give; the tiers in force change only when the day closes (`tiers_recomputed_at`)."""
+    today = context.today()
+    async with context.db.transaction() as session:
+        board = Leaderboard.build(await all_summaries(session), today, depth=page * size)
+        entries = board.page(page, size).entries
+        names = await nicknames_of(session, [entry.player_id for entry in entries])
+        latest = await latest_tier_day(session)
+    standings = [Standing(e.rank, names.get(e.player_id), e.rating, e.tier) for e in entries]
+    return StandingsPage(
+        today,
+        page,
+        size,
+        board.active_count,
+        standings,
+        live=True,
+        tiers_recomputed_at=next_tier_run(context),
+        tiers_of_day=None if latest is None else latest.day,
+    )
 
 
 async def leaderboard_page(context: Context, page: int, size: int) -> StandingsPage:
@@ -26,10 +60,18 @@ async def leaderboard_page(context: Context, page: int, size: int) -> StandingsP
     async with context.db.transaction() as session:
         latest = await latest_tier_day(session)
         if latest is None:
-            return StandingsPage(None, page, size, 0, [])
+            return StandingsPage(None, page, size, 0, [], tiers_recomputed_at=next_tier_run(context))
         first = (page - 1) * size + 1
         standings = await standings_between(session, latest.day, first, first + size - 1)
-    return StandingsPage(latest.day, page, size, latest.active_count, standings)
+    return StandingsPage(
+        latest.day,
+        page,
+        size,
+        latest.active_count,
+        standings,
+        tiers_recomputed_at=next_tier_run(context),
+        tiers_of_day=latest.day,
+    )
 
 
 @dataclass(frozen=True, slots=True)

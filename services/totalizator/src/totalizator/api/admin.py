@@ -3,7 +3,7 @@ the network's administrators alone change a draw (`AdminDep`, T-1.5)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
 from platform_kit.internal_api import require_internal_token
@@ -115,6 +115,18 @@ async def void_match(
 ) -> DrawAdminOut:
     await totalizator.admin.void_match(draw_id, no, body.reason, staff)
     return await _view(totalizator, draw_id)
+
+
+@router.get(
+    "/draws/{draw_id}/settlement-preview",
+    response_model=dict[str, Any],
+    summary="What settling now would pay (T-3 to T-6), written nowhere: check it before settling",
+    description="The verifier's report (T-8.4) of a closed draw, plus `final_count` (false while stakes are "
+    "still unconfirmed: settling is refused until it is true). 409 `cannot_settle` when a valid match has no "
+    "result yet.",
+)
+async def settlement_preview(draw_id: str, totalizator: TotalizatorDep, staff: AdminDep) -> dict[str, Any]:
+    return await totalizator.settlements.preview(draw_id)
 
 
 @router.post(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 from platform_kit.errors import Conflict
 from platform_kit.events.totalizator import DrawCancelled, DrawSettled
@@ -56,10 +57,32 @@ def plan(
     return batched + settlement_transfers(draw_id, pool_transfers(result))
 
 
+async def settle_stored(session: AsyncSession, record: DrawRecord) -> tuple[Settlement, list[tuple[Coupon, str]]]:
+    """The domain's settlement of a draw's stored coupons (each with its player): what settling pays, and what
+    its preview shows, from one computation."""
+    draw = await draws.load(session, record)
+    accepted = await coupons.accepted_with_players(session, record.draw_id)
+    try:
+        return settle(draw, [coupon for coupon, _ in accepted]), accepted
+    except CannotSettle as error:
+        raise cannot_settle(error) from None
+
+
 class Settlements:
     def __init__(self, context: Context, runner: TransferRunner) -> None:
         self.context = context
         self.runner = runner
+
+    async def preview(self, draw_id: str) -> dict[str, Any]:
+        """What settling now would give, as the verifier's report (T-8.4): categories, coefficients, jackpot
+        top-up and the next jackpot, for staff to check before settling. Nothing is written: the same domain
+        computation `settle` runs, on the same stored coupons, so the preview is the settlement."""
+        async with self.context.db.transaction() as session:
+            record = await draws.get(session, draw_id)
+            if record.status is not DrawStatus.CLOSED:
+                raise wrong_status(draw_id, record.status, "be previewed for settlement")
+            result, _ = await settle_stored(session, record)
+        return {"final_count": record.is_final, **settlement_to_json(result)}
 
     async def settle(self, draw_id: str, staff: Staff) -> None:
         """Settle a closed draw whose count is final: every valid match needs its result. Idempotent."""
@@ -75,12 +98,7 @@ class Settlements:
                     "count_not_final",
                     f"Draw {draw_id} still has stakes the wallet has not confirmed; settle once its count is final.",
                 )
-            draw = await draws.load(session, record)
-            accepted = await coupons.accepted_with_players(session, draw_id)
-            try:
-                result = settle(draw, [coupon for coupon, _ in accepted])
-            except CannotSettle as error:
-                raise cannot_settle(error) from None
+            result, accepted = await settle_stored(session, record)
             await self._plan_transfers(session, draw_id, result, accepted)
             await jackpot.add(session, result.jackpot.next_usd, at=now)
             await draws.update_draw(

@@ -67,6 +67,8 @@ tournaments = Table(
     Column("end_reason", String(500), nullable=True),
     #: When every money step of the finish or cancellation was posted.
     Column("settled_at", UtcDateTime, nullable=True),
+    #: A sit'n'go re-opened as an identical new tournament when it fills (service/recurring.py).
+    Column("recurring", Boolean, nullable=False, server_default=false()),
     Index("ix_tournaments_status", "status"),
 )
 

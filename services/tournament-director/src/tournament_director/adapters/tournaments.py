@@ -43,6 +43,8 @@ class TournamentRecord:
     ended_at: datetime | None = None
     end_reason: str | None = None
     settled_at: datetime | None = None
+    #: A sit'n'go that opens its successor when it fills (service/recurring.py).
+    recurring: bool = False
 
     @property
     def kind(self) -> str:
@@ -109,6 +111,7 @@ async def insert(session: AsyncSession, record: TournamentRecord) -> None:
             registration_opens_at=record.registration_opens_at,
             starts_at=record.starts_at,
             created_at=record.created_at,
+            recurring=record.recurring,
         )
     )
 
@@ -188,6 +191,7 @@ def _record(row: object) -> TournamentRecord:
         ended_at=data["ended_at"],
         end_reason=data["end_reason"],
         settled_at=data["settled_at"],
+        recurring=bool(data["recurring"]),
     )
 
 

@@ -73,6 +73,11 @@ class LobbyItem(BaseModel):
     tournament_id: str
     name: str
     kind: str
+    concessionaire_id: str | None = Field(
+        None,
+        description="The organizer: its staff manage the tournament (the console's scope). None: a network "
+        "tournament without a sponsor, e.g. one the lobby's schedule opens (administrators manage it).",
+    )
     status: str
     currency: str
     buy_in_prize_cents: int
@@ -85,3 +90,4 @@ class LobbyItem(BaseModel):
     table_mode: str
     guarantee_cents: int
     freeroll: bool
+    recurring: bool = Field(False, description="A sit'n'go that re-opens as an identical one when it fills.")

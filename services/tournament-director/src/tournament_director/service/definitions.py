@@ -69,6 +69,9 @@ class TournamentSetup(BaseModel):
     concessionaire_id: str | None = Field(None, max_length=64, description="Administrators: the sponsor.")
     jackpots: list[JackpotProgramme] = Field(default_factory=list)
     invited_player_ids: list[str] = Field(default_factory=list)
+    recurring: bool = Field(
+        False, description="Sit'n'gos: when it fills, an identical one opens at once, so the lobby always has one."
+    )
 
 
 SETUP_FIELDS = frozenset(TournamentSetup.model_fields)
@@ -176,6 +179,8 @@ def _setup_issues(setup: TournamentSetup, definition: TournamentDefinition) -> l
         issues.append(
             Issue("concessionaire_id", "missing", "A guarantee or a sponsored freeroll is paid by a concessionaire.")
         )
+    if setup.recurring and definition.kind is not TournamentKind.SIT_AND_GO:
+        issues.append(Issue("recurring", "not_allowed", "Only a sit'n'go recurs; schedule tournaments in the lobby."))
     if len({programme.programme_id for programme in setup.jackpots}) != len(setup.jackpots):
         issues.append(Issue("jackpots", "duplicate_programme", "A programme is listed once."))
     return issues
@@ -207,6 +212,7 @@ async def create(
         registration_opens_at=opens,
         starts_at=setup.starts_at,
         created_at=now,
+        recurring=setup.recurring,
     )
     async with director.runtime.db.transaction() as session:
         if issues := await _target_issues(session, record):
@@ -216,11 +222,16 @@ async def create(
             if existing.created_by != principal.subject_id or existing.definition != definition:
                 raise Conflict("tournament_exists", f"A different tournament {tournament_id} exists.")
             return existing, False
-        await tournaments.insert(session, record)
-        await director.runtime.outbox.add(session, _announced(record))
-        if record.status is Status.REGISTERING:
-            await director.runtime.outbox.add(session, events.RegistrationOpened(tournament_id=tournament_id))
+        await open_in_lobby(director, session, record)
     return record, True
+
+
+async def open_in_lobby(director: Director, session: AsyncSession, record: TournamentRecord) -> None:
+    """Insert a new tournament with its announcement (and its registration's opening) in the same transaction."""
+    await tournaments.insert(session, record)
+    await director.runtime.outbox.add(session, _announced(record))
+    if record.status is Status.REGISTERING:
+        await director.runtime.outbox.add(session, events.RegistrationOpened(tournament_id=record.tournament_id))
 
 
 async def _target_issues(session: AsyncSession, satellite: TournamentRecord) -> list[Issue]:

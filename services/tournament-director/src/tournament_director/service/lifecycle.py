@@ -22,7 +22,7 @@ from tournament_director.domain.entries import Entry, EntryKind, PaymentForm
 from tournament_director.domain.kinds import TournamentKind
 from tournament_director.domain.run import TournamentRun, default_entry
 from tournament_director.domain.run_results import refunds
-from tournament_director.service import settlement
+from tournament_director.service import recurring, settlement
 from tournament_director.service.context import Director
 from tournament_director.service.runs import carry_out
 
@@ -77,7 +77,8 @@ async def start_now(director: Director, session: AsyncSession, tournament: Tourn
 
 
 async def start(director: Director, session: AsyncSession, tournament: TournamentRecord) -> None:
-    """Seat the registered players and deal (P-5, P-6); a cash freeroll's sponsored entries are bought now (P-9.2)."""
+    """Seat the registered players and deal (P-5, P-6); a cash freeroll's sponsored entries are bought now (P-9.2);
+    a recurring sit'n'go's successor opens (issue 15, item 13)."""
     t = tournament.tournament_id
     definition = tournament.definition
     registered = await tournaments.registrations_of(session, t, [RegistrationStatus.REGISTERED])
@@ -88,6 +89,7 @@ async def start(director: Director, session: AsyncSession, tournament: Tournamen
         t, definition, players, director.rng, now, entries=entries, jackpot_programmes=tournament.jackpots
     )
     await tournaments.set_status(session, t, Status.RUNNING, now)
+    await recurring.reopen(director, session, tournament)
     await carry_out(director, session, tournament, run, messages)
     sponsor = tournament.concessionaire_id
     for player, entry in entries.items():

@@ -34,6 +34,7 @@ async def _lobby_item(session: AsyncSession, tournament: TournamentRecord) -> di
         "tournament_id": tournament.tournament_id,
         "name": tournament.name,
         "kind": tournament.kind,
+        "concessionaire_id": tournament.concessionaire_id,
         "status": tournament.status.value,
         "currency": tournament.currency,
         "buy_in_prize_cents": definition.buy_in.prize_part_cents,
@@ -46,6 +47,7 @@ async def _lobby_item(session: AsyncSession, tournament: TournamentRecord) -> di
         "table_mode": definition.tables.mode.value,
         "guarantee_cents": definition.guarantee_cents,
         "freeroll": definition.freeroll is not None,
+        "recurring": tournament.recurring,
     }
 
 
@@ -71,7 +73,6 @@ async def details(director: Director, tournament_id: str) -> dict[str, Any]:
         schedule = None  # no bracket of the tournament's own schedule covers this field yet
     return {
         **item,
-        "concessionaire_id": tournament.concessionaire_id,
         "registration_opens_at": _iso(tournament.registration_opens_at),
         "started_at": _iso(tournament.started_at),
         "ended_at": _iso(tournament.ended_at),

@@ -20,6 +20,7 @@ from tournament_director.adapters.wallet import WalletClient
 from tournament_director.service import money, purchases, registration, settlement
 from tournament_director.service.clock import run_clock
 from tournament_director.service.context import Director, Metrics
+from tournament_director.service.lobby import Lobby
 from tournament_director.service.sanctions import Sanctions
 from tournament_director.service.self_exclusions import SelfExclusions
 from tournament_director.service.table_events import TableEvents
@@ -53,6 +54,9 @@ def build(
     _subscribe(director)
     runtime.in_background(lambda: money.run_worker(director))
     runtime.in_background(lambda: run_clock(director))
+    if settings.lobby_entries():
+        lobby = Lobby(director)
+        runtime.in_background(lobby.run)
     runtime.in_background(lambda: _close_clients_at_stop(director))
     return director
 

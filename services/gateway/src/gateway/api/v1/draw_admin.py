@@ -111,6 +111,14 @@ async def void(
     return await _staff_call(request, principal, "POST", _internal(draw_id, "matches", str(no), "void"), body)
 
 
+@router.get(
+    "/{draw_id}/settlement-preview",
+    summary="What settling now would pay: categories, coefficients, top-up, next jackpot (nothing written)",
+)
+async def settlement_preview(draw_id: str, request: Request, principal: Admin) -> Response:
+    return await _staff_call(request, principal, "GET", _internal(draw_id, "settlement-preview"))
+
+
 @router.post("/{draw_id}/settle", summary="Settle and pay out (T-3 to T-6; refunds with 3+ void matches, T-5.5)")
 async def settle(draw_id: str, request: Request, principal: Admin) -> Response:
     return await _staff_call(request, principal, "POST", _internal(draw_id, "settle"))

@@ -36,7 +36,8 @@ async def _rating(request: Request, principal: Principal, method: str, path: str
     "/leaderboard",
     dependencies=[Depends(public())],
     summary="The public leaderboard: rank, nickname, rating and tier (P-11.5)",
-    description="The standings of the last closed day; `tier_label` gives the Italian tier name with the "
+    description="The standings of the last closed day, or with `standing=now` the standing as of now (tiers "
+    "provisional until `tiers_recomputed_at`); `tier_label` gives the Italian tier name with the "
     "English one beside it.",
     responses=answers(LEADERBOARD),
 )
@@ -44,8 +45,14 @@ async def leaderboard(
     request: Request,
     page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
     size: Annotated[int, Query(ge=1, le=200)] = 50,
+    standing: Annotated[
+        Literal["closed", "now"] | None, Query(description="`now`: the standing as of now (issue 15); default closed.")
+    ] = None,
 ) -> Response:
-    return await relay(clients_of(request).rating, "GET", "/v1/leaderboard", params={"page": page, "size": size})
+    params: dict[str, Any] = {"page": page, "size": size}
+    if standing is not None:
+        params["standing"] = standing
+    return await relay(clients_of(request).rating, "GET", "/v1/leaderboard", params=params)
 
 
 @router.get("/players/{player_id}/rating", summary="The player's rating, tier in force, rank and award history")

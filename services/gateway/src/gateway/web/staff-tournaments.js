@@ -1,0 +1,210 @@
+/* The console's tournaments: the staff member's own (the lobby lists the network's; `concessionaire_id` says whose),
+ * a new one from a template or from a whole definition (the director's validation messages shown as it gives
+ * them), and one tournament's page: start, cancel with a reason after the refund preview (P-10, P-3.2), and while
+ * it runs its clock, tables, players and chips. */
+"use strict";
+
+const STARTABLE = new Set(["announced", "registering"]);
+const CANCELLABLE = new Set(["announced", "registering", "running"]);
+const KINDS = { sit_and_go: ["Sit'n'go", "Sit'n'go"], scheduled: ["Scheduled", "Programmato"] };
+
+staffPage("#/staff/tournaments", (body) => {
+  body.append(newTournamentForm());
+  const list = h("div", { class: "tournament-list" });
+  body.append(h("section", { class: "panel" }, h("h2", {}, staffTerm("tournaments")), list));
+  return every(5, async () => {
+    const all = await request("GET", "/tournaments").catch((problem) => { fill(list, h("p", { class: "error" }, problemText(problem))); return null; });
+    if (all) fill(list, tournamentGrid(all.filter((t) => staff.inScope(t.concessionaire_id))));
+  });
+});
+
+function tournamentGrid(tournaments) {
+  const rows = tournaments.map((t) => ({
+    attrs: { "data-tournament": t.tournament_id, "data-status": t.status },
+    cells: [
+      h("a", { href: `#/staff/tournament/${encodeURIComponent(t.tournament_id)}` }, t.name),
+      words(KINDS, t.kind),
+      statusWord(t.status),
+      `${num(t.registered)} / ${num(t.max_players)}`,
+      `${cents(t.buy_in_prize_cents, t.currency)} + ${cents(t.buy_in_fee_cents, t.currency)}`,
+      when(t.starts_at),
+    ],
+  }));
+  return staffGrid([STAFF_TERMS.name, ["Kind", "Tipo"], STAFF_TERMS.status, TERMS.players, TERMS.buyIn, ["Starts", "Inizio"]], rows);
+}
+
+/* From a template (its parameters as the director names them) or from a whole definition in JSON. */
+function newTournamentForm() {
+  const templates = h("select", { name: "template" });
+  const definition = h("textarea", { name: "definition", rows: 12, spellcheck: "false", class: "code" });
+  const fromScratch = h("input", { type: "checkbox", name: "from_scratch", value: "yes" });
+  let known = [];
+  const showDefinition = () => {
+    const chosen = known.find((t) => t.template === templates.value);
+    if (chosen) definition.value = JSON.stringify(chosen.definition, null, 2);
+  };
+  templates.addEventListener("change", showDefinition);
+  request("GET", "/tournament-templates").then((list) => {
+    known = list;
+    fill(templates, list.map((t) => h("option", { value: t.template }, t.template.replaceAll("_", " "))));
+    showDefinition();
+  }).catch((problem) => fill(templates, h("option", { value: "" }, problemText(problem))));
+  const created = h("p", { class: "muted created" });
+  return h("section", { class: "panel new-tournament" }, h("h2", {}, both("New tournament", "Nuovo torneo")),
+    form(
+      [
+        h("label", {}, both("Template", "Modello"), templates),
+        field(staffTerm("name"), "name", { maxlength: 120 }),
+        field(both("Buy-in: prize part (€)", "Iscrizione: quota montepremi (€)"), "prize_part", { inputmode: "decimal", value: "9.00" }),
+        field(both("Buy-in: fee (€)", "Iscrizione: commissione (€)"), "fee", { inputmode: "decimal", value: "1.00" }),
+        optionalField(both("Starts at (scheduled)", "Inizio (torneo programmato)"), "starts_at", { type: "datetime-local" }),
+        h("label", { class: "inline" }, fromScratch, both("From scratch: the whole definition below", "Da zero: tutta la definizione qui sotto")),
+        h("details", {}, h("summary", {}, both("Definition: structure, blinds, payouts", "Definizione: struttura, bui, premi")), definition),
+      ],
+      both("Create", "Crea"),
+      async (values) => {
+        const answer = await request("POST", "/tournaments", tournamentBody(values));
+        fill(created, both(`Created: ${answer.name}`, `Creato: ${answer.name}`));
+        location.hash = `#/staff/tournament/${encodeURIComponent(answer.tournament_id)}`;
+      },
+    ),
+    created);
+}
+
+/* The body the director validates; amounts it cannot read are sent as given, for it to name the field. */
+function tournamentBody(values) {
+  const buyIn = { prize_part_cents: parseMinor(values.prize_part) ?? values.prize_part, fee_cents: parseMinor(values.fee) ?? values.fee };
+  const startsAt = isoFromLocal(values.starts_at);
+  if (values.from_scratch) {
+    let definition;
+    try { definition = JSON.parse(values.definition); } catch (error) {
+      throw { code: "validation_failed", title: `Definition: ${error.message}` };
+    }
+    return { ...definition, name: values.name, buy_in: buyIn, ...(startsAt ? { starts_at: startsAt } : {}) };
+  }
+  return { template: values.template, name: values.name, buy_in: buyIn, ...(startsAt ? { starts_at: startsAt } : {}) };
+}
+
+/* ---- one tournament ------------------------------------------------------------------------------------- */
+staffPage("#/staff/tournament/:id", (body, { id }) => {
+  const path = `/tournaments/${encodeURIComponent(id)}`;
+  const summary = h("section", { class: "panel tournament-summary" });
+  const actions = h("section", { class: "panel tournament-actions" });
+  const live = h("section", { class: "panel tournament-live" });
+  body.append(summary, actions, live);
+  let shownStatus = null;
+  return every(3, async () => {
+    try {
+      const tournament = await request("GET", path);
+      if (!staff.inScope(tournament.concessionaire_id)) { // the lobby is public; the console keeps to one's own
+        fill(summary, h("p", { class: "error refused", role: "alert", "data-status": 403 }, both("Another concessionaire's tournament.", "Torneo di un altro concessionario.")));
+        return;
+      }
+      const standings = await request("GET", `${path}/standings`);
+      const name = await nicknames(standings.players.map((p) => p.player_id));
+      fill(summary, tournamentSummary(tournament));
+      fill(live, tournamentLive(tournament, standings, name));
+      if (tournament.status !== shownStatus) { // the actions keep a half-typed reason until the status changes
+        shownStatus = tournament.status;
+        fill(actions, tournamentActions(tournament, standings, name));
+      }
+    } catch (problem) {
+      fill(summary, h("p", { class: "error refused", role: "alert", "data-status": problem.status || "" }, problemText(problem)));
+    }
+  });
+});
+
+function tournamentSummary(t) {
+  const schedule = t.payout_schedule;
+  return [
+    h("h2", { "data-status": t.status }, t.name, " — ", statusWord(t.status)),
+    h("dl", { class: "facts" },
+      h("dt", {}, term("buyIn")), h("dd", {}, `${cents(t.buy_in_prize_cents, t.currency)} + ${cents(t.buy_in_fee_cents, t.currency)}`),
+      h("dt", {}, term("players")), h("dd", { class: "registered" }, `${num(t.registered)} / ${num(t.max_players)}`),
+      h("dt", {}, term("prizePool")), h("dd", {}, cents(t.prize_pool_cents, t.currency)),
+      t.end_reason ? [h("dt", {}, staffTerm("reason")), h("dd", { class: "end-reason" }, t.end_reason)] : null,
+      schedule ? [h("dt", {}, term("payouts")), h("dd", { class: "payout-schedule" },
+        both(`for ${numEn(schedule.entrants)} players: `, `per ${numIt(schedule.entrants)} giocatori: `),
+        schedule.shares_bps.map((bps) => `${num(bps / 100, 2)}%`).join(" · "))] : null),
+  ];
+}
+
+/* The clock, the tables with chips, and the standings (positions and prizes once players are out). */
+function tournamentLive(t, standings, name) {
+  const clock = t.clock;
+  const tables = (t.tables || []).map((table) => h("div", { class: "staff-table", "data-table": table.table_id },
+    h("h3", {}, term("table"), ` ${table.table_id}`),
+    staffGrid([["Seat", "Posto"], TERMS.nickname, TERMS.chips], table.players.map((p) => [String(p.seat), name(p.player_id), num(p.chips)]))));
+  const rows = standings.players.map((p) => ({
+    attrs: { "data-player": p.player_id, "data-position": p.position ?? "" },
+    cells: [p.position ? `#${p.position}` : "—", name(p.player_id), p.chips == null ? "—" : num(p.chips), p.prize_cents ? cents(p.prize_cents, t.currency) : "—"],
+  }));
+  return [
+    clock ? h("p", { class: "clock" }, term("level"), ` ${clock.level} · `, term("blinds"), ` ${num(clock.small_blind)}/${num(clock.big_blind)}`,
+      clock.ante ? ` (ante ${num(clock.ante)})` : "", clock.on_break ? [" · ", both("on break", "in pausa")] : "",
+      " · ", both("next change", "prossimo cambio"), ` ${when(clock.ends_at)}`) : null,
+    tables.length ? h("div", { class: "staff-tables" }, tables) : null,
+    h("h3", {}, term("standings")),
+    h("div", { class: "standings" }, staffGrid([TERMS.position, TERMS.nickname, TERMS.chips, TERMS.prize], rows)),
+  ];
+}
+
+function tournamentActions(t, standings, name) {
+  const path = `/tournaments/${encodeURIComponent(t.tournament_id)}`;
+  const start = STARTABLE.has(t.status)
+    ? actionButton(both("Start now", "Avvia ora"), async () => { await request("POST", `${path}/start`); toast(say("Started", "Avviato")); }, { class: "start" })
+    : null;
+  if (!CANCELLABLE.has(t.status)) return [h("h2", {}, both("Actions", "Azioni")), h("p", { class: "muted" }, staffTerm("none"))];
+  const reason = h("textarea", { name: "reason", rows: 2, minlength: 3, maxlength: 500, class: "cancel-reason" });
+  const preview = h("div", { class: "refund-preview" });
+  const outcome = h("div", { class: "cancel-outcome" });
+  const key = newIdempotencyKey(); // the same cancellation, if the confirmation is clicked again
+  const confirm = actionButton(both("Confirm the cancellation", "Conferma l'annullamento"), async () => {
+    const answer = await request("POST", `${path}/cancellation`, { reason: reason.value }, { headers: { "Idempotency-Key": key } });
+    fill(outcome, cancellationOutcome(answer, t.currency, name));
+  }, { class: "danger confirm-cancel", hidden: true });
+  const show = h("button", { type: "button", class: "preview-cancel", onclick: () => {
+    if (reason.value.trim().length < 3) { fill(preview, h("p", { class: "error" }, both("Give a reason (3 characters or more).", "Indica un motivo (almeno 3 caratteri)."))); return; }
+    fill(preview, refundPreview(t, standings, name));
+    confirm.hidden = false;
+  } }, both("Cancel: preview the refunds", "Annulla: anteprima dei rimborsi"));
+  return [
+    h("h2", {}, both("Actions", "Azioni")), start,
+    h("label", {}, both("Reason for cancelling", "Motivo dell'annullamento"), reason), show, preview, confirm, outcome,
+  ];
+}
+
+/* Before the start every entry comes back whole (P-10, P-3.2): the preview is exact. While running the director
+ * applies P-10.1 … P-10.9 to the last completed hand; the preview names the rule and who is still in. */
+function refundPreview(t, standings, name) {
+  const price = t.buy_in_prize_cents + t.buy_in_fee_cents;
+  if (STARTABLE.has(t.status)) {
+    const rows = standings.players.map((p) => ({ attrs: { "data-player": p.player_id }, cells: [name(p.player_id), cents(price, t.currency)] }));
+    return [
+      h("p", {}, both("Not started: every entry is paid back in full (P-10).", "Non iniziato: ogni iscrizione viene rimborsata per intero (P-10).")),
+      staffGrid([TERMS.nickname, ["Refund", "Rimborso"]], rows),
+      h("p", { class: "preview-total" }, both("Total", "Totale"), `: ${cents(price * rows.length, t.currency)}`),
+    ];
+  }
+  const left = standings.players.filter((p) => !p.position);
+  const out = standings.players.filter((p) => p.position);
+  const rule = t.max_players === 2
+    ? both("Heads-up: both players get back everything they paid (P-10.1).", "Testa a testa: entrambi riavranno tutto ciò che hanno pagato (P-10.1).")
+    : both("Running: players still in get back what they paid plus their share of the residual prize pool; eliminated players in paid places get that prize (P-10.2–P-10.9).",
+      "In corso: chi è ancora in gioco riavrà quanto pagato più la sua quota del montepremi residuo; gli eliminati a premio riceveranno quel premio (P-10.2–P-10.9).");
+  return [
+    h("p", {}, rule),
+    h("p", {}, both(`${numEn(left.length)} still in, ${numEn(out.length)} eliminated; prize pool ${cents(t.prize_pool_cents, t.currency)}.`,
+      `${numIt(left.length)} ancora in gioco, ${numIt(out.length)} eliminati; montepremi ${cents(t.prize_pool_cents, t.currency)}.`)),
+    staffGrid([TERMS.nickname, TERMS.chips], left.map((p) => [name(p.player_id), num(p.chips)])),
+  ];
+}
+
+function cancellationOutcome(answer, currency, name) {
+  const refunds = answer.refunds || [];
+  return [
+    h("p", { class: "cancelled", "data-rule": answer.rule || "" }, both("Cancelled", "Annullato"), answer.rule ? ` (${answer.rule})` : ""),
+    staffGrid([TERMS.nickname, ["Refund", "Rimborso"], TERMS.tickets],
+      refunds.map((r) => ({ attrs: { "data-player": r.player_id }, cells: [name(r.player_id), cents(r.cash_cents, currency), num(r.tickets)] }))),
+  ];
+}

@@ -1,0 +1,68 @@
+"""Issue 15, item 13: a newcomer's first visit is never an empty lobby. The standalone platform opens its default
+schedule by itself — two recurring sit'n'gos and the next hourly tournament — and a sit'n'go that fills is
+replaced at once by an identical one, so the player always sees a seat to take."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+import pytest
+from browser_support import DESKTOP, PHONE, sign_up_in_browser
+from test_sit_and_go import wait_for_welcome_credit
+
+pytestmark = pytest.mark.e2e
+
+SEEDED = ("Heads-up Sit & Go", "6-Max Sit & Go", "Hourly Hold'em")
+
+
+def open_cards(page: Any, name: str) -> Any:
+    """The lobby's cards of registering tournaments called `name`."""
+    title = page.locator("h3 a", has_text=re.compile(f"^{re.escape(name)}$"))
+    return page.locator("article[data-tournament]", has=title)
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_issue15_13_the_first_lobby_offers_the_default_schedule(
+    platform_url: str, browser: Any, screenshot: Any, viewport: dict[str, int]
+) -> None:
+    page = browser.new_page(viewport=viewport)
+    try:
+        sign_up_in_browser(page, platform_url, f"First{uuid.uuid4().hex[:6]}")
+        for name in SEEDED:
+            open_cards(page, name).first.wait_for(timeout=30000)
+        heads_up = open_cards(page, "Heads-up Sit & Go").first.inner_text()
+        assert "a new one opens when full" in heads_up and "se ne apre un altro appena è pieno" in heads_up
+        hourly = open_cards(page, "Hourly Hold'em").first.inner_text()
+        assert "Scheduled" in hourly and "0/180" in hourly
+        assert page.locator("text=No tournaments open right now.").count() == 0
+        screenshot(page, "lobby")
+    finally:
+        page.close()
+
+
+@pytest.mark.timeout(300)
+def test_issue15_13_a_recurring_sit_and_go_that_fills_is_replaced_in_the_lobby(
+    platform_url: str, browser: Any, screenshot: Any
+) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    try:
+        sign_up_in_browser(page, platform_url, f"Filler{uuid.uuid4().hex[:6]}")
+        wait_for_welcome_credit(page, platform_url)
+        page.goto(f"{platform_url}/#/lobby")
+        card = open_cards(page, "Heads-up Sit & Go").first
+        card.wait_for(timeout=30000)
+        first_id = card.get_attribute("data-tournament")
+        card.locator("button[data-tournament]").click()
+        # A house bot takes the other seat: the sit'n'go starts and the client opens its table.
+        page.wait_for_url("**/#/table/*", timeout=90000)
+        page.goto(f"{platform_url}/#/lobby")
+        fresh = open_cards(page, "Heads-up Sit & Go").and_(page.locator(f"article:not([data-tournament='{first_id}'])"))
+        fresh.first.wait_for(timeout=30000)
+        assert "0/2" in fresh.first.inner_text()
+        assert fresh.first.locator("button[data-tournament]").count() == 1
+        screenshot(page, "replaced")
+    finally:
+        page.close()
