@@ -72,10 +72,12 @@ def listening_socket(port: int) -> socket.socket:
 
 
 def run_server(app: Any, port: int) -> None:
+    """Served on the event loop the platform's own runner uses (`platform serve`: uvloop)."""
     import uvicorn
+    from platform_runner.serving import run
 
     config = uvicorn.Config(app, log_level="warning", ws_max_queue=10_000, timeout_keep_alive=60, backlog=2048)
-    asyncio.run(uvicorn.Server(config).serve(sockets=[listening_socket(port)]))
+    run(uvicorn.Server(config).serve(sockets=[listening_socket(port)]))
 
 
 def serve_gateway(port: int, database_url: str) -> None:

@@ -112,9 +112,9 @@ def _routes(meter: Meter) -> list[str]:
 
 
 def pool_ceiling(processes: int) -> int:
-    """The connections the services' pools may open together (`platform_kit.db.Database`: `pool_size`, and as
-    many again in overflow, per process)."""
-    return processes * 2 * inspect.signature(Database.__init__).parameters["pool_size"].default
+    """The connections the services' pools may open together (`platform_kit.db.Database`: at most `pool_size`
+    per process)."""
+    return processes * inspect.signature(Database.__init__).parameters["pool_size"].default
 
 
 def _machine(result: CapacityResult) -> list[str]:

@@ -34,8 +34,8 @@ async def test_a_request_finding_the_pool_exhausted_is_503_with_retry_after(post
             holding.release()
             await release.wait()
 
-    # pool_size 1 plus as many overflow connections: two held, so the request's checkout times out.
-    holders = [asyncio.create_task(hold_a_connection()) for _ in range(2)]
+    # pool_size 1 and no overflow: one held, so the request's checkout times out.
+    holders = [asyncio.create_task(hold_a_connection())]
     try:
         for _ in holders:
             await holding.acquire()

@@ -21,14 +21,19 @@ async def test_trace_and_correlation_id_follow_an_event_from_request_to_consumer
     bus = InMemoryBus()
     exporter = InMemorySpanExporter()
     producer = ServiceRuntime(
-        DemoSettings(database_url=f"sqlite+aiosqlite:///{tmp_path}/p.db", migrate_on_start=False),
+        DemoSettings(
+            database_url=f"sqlite+aiosqlite:///{tmp_path}/p.db", migrate_on_start=False, otel_traces_sample_ratio=1
+        ),
         metadata=metadata,
         migrations_dir=tmp_path,
         bus=bus,
     )
     consumer = ServiceRuntime(
         DemoSettings(
-            service_name="listener", database_url=f"sqlite+aiosqlite:///{tmp_path}/c.db", migrate_on_start=False
+            service_name="listener",
+            database_url=f"sqlite+aiosqlite:///{tmp_path}/c.db",
+            migrate_on_start=False,
+            otel_traces_sample_ratio=1,
         ),
         metadata=metadata,
         migrations_dir=tmp_path,
@@ -58,7 +63,40 @@ async def test_trace_and_correlation_id_follow_an_event_from_request_to_consumer
     assert consumed.context.trace_id == server.context.trace_id
     assert consumed.attributes is not None and consumed.attributes["platform.correlation_id"] == "trace-me"
     assert server.attributes is not None and server.attributes["platform.correlation_id"] == "trace-me"
+    # Named after the route once routing has run, as OpenTelemetry's semantic conventions ask.
+    assert server.name == "POST /credits/{account}/{amount}"
+    assert server.attributes["http.route"] == "/credits/{account}/{amount}"
+    # One span for the request, none per ASGI message sent or received.
+    assert [s.name for s in spans if s.kind.name == "INTERNAL" and "http" in s.name] == []
 
 
 async def _true(value: bool) -> bool:
     return value
+
+
+async def test_without_an_exporter_nothing_is_recorded_but_the_trace_context_still_flows(tmp_path: Path) -> None:
+    """Recording spans that go nowhere costs CPU on every request; the trace id still reaches the events a
+    request publishes, so a caller's sampled trace (or a later exporter) links them."""
+    runtime = ServiceRuntime(
+        DemoSettings(database_url=f"sqlite+aiosqlite:///{tmp_path}/p.db", migrate_on_start=False),
+        metadata=metadata,
+        migrations_dir=tmp_path,
+        bus=InMemoryBus(),
+    )
+    exporter = InMemorySpanExporter()
+    runtime.tracer_provider.add_span_processor(SimpleSpanProcessor(exporter))
+    await create_schema(runtime.db)
+    published: list[Envelope] = []
+
+    async def keep(_: AsyncSession, envelope: Envelope) -> None:
+        published.append(envelope)
+
+    runtime.on(CreditGranted.TYPE, keep)
+    app = create_service_app(runtime, title="Demo", description="untraced", routers=[router])
+    caller_trace = "0af7651916cd43dd8448eb211c80319c"
+    async with running_app(app, "http://demo") as http:
+        await http.post("/credits/ann/5", headers={"traceparent": f"00-{caller_trace}-b7ad6b7169203331-00"})
+        await eventually(lambda: _true(bool(published)))
+
+    assert exporter.get_finished_spans() == ()
+    assert published[0].trace_context["traceparent"].split("-")[1] == caller_trace

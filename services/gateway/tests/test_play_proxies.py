@@ -258,6 +258,30 @@ async def test_an_action_goes_to_the_tables_shard_as_the_authenticated_player(dr
     assert bad_table.status_code == 422
 
 
+async def test_an_action_the_broker_did_not_confirm_is_answered_503_and_can_be_sent_again(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer waits for the broker (platform_kit.sender): 202 means the engine will get the action; without a
+    confirm the player is told to send it again (503 with Retry-After), never left guessing."""
+    mario = await driver.player_session("Mario")
+    body = {"hand_id": "h-3", "action": "call"}
+    deliver = driver.bus.publish
+
+    async def broker_down(*_: Any, **__: Any) -> None:
+        raise ConnectionError("broker unreachable")
+
+    monkeypatch.setattr(driver.bus, "publish", broker_down)
+    refused = await driver.call("POST", "/api/v1/tables/t-42/actions", token=mario["access_token"], json=body)
+    assert (refused.status_code, refused.json()["code"]) == (503, "bus_unavailable")
+    assert int(refused.headers["Retry-After"]) >= 1
+    assert not [e for _, e in driver.bus.published if e.type == PlayerAct.TYPE]
+
+    monkeypatch.setattr(driver.bus, "publish", deliver)
+    await driver.call("POST", "/api/v1/tables/t-42/actions", token=mario["access_token"], json=body, expect=202)
+    [(_, payload)] = await published(driver, PlayerAct.TYPE)
+    assert payload["action"] == "call"
+
+
 async def test_p12_3_a_chat_banned_player_is_refused_at_the_gateway(driver: Driver) -> None:
     mario = await driver.player_session("Mario")
     token = mario["access_token"]

@@ -11,12 +11,12 @@ from fastapi import FastAPI
 from gateway.app import create_app
 from gateway.service.components import GatewayComponents
 from gateway_test_support import PASSWORD, fast_settings
-from platform_kit.bus import Envelope, InMemoryBus
+from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
-from platform_kit.events.rating import SanctionDecided
 from platform_kit.events.table import PlayerConnection, command_routing_key
 from platform_kit.testing import eventually
 from starlette.websockets import WebSocketDisconnect
+from test_ban_after_commit import ban
 
 with warnings.catch_warnings():
     # Starlette would rather have the httpx2 package; httpx works the same for these tests.
@@ -213,21 +213,10 @@ def test_a_client_answering_pings_stays_connected(database_url: str, clock: Froz
 
 def test_p12_5_a_ban_closes_the_players_sockets_and_keeps_them_out(platform: Platform) -> None:
     cheater = platform.player("Cheater")
-    player_id = cheater["principal"]["id"]
-    decided = SanctionDecided(
-        sanction_id="s-9",
-        player_id=player_id,
-        kind="permanent_ban",
-        tournament_id=None,
-        ban_scope="network",
-        starts_at="2026-03-01T12:00:00+00:00",
-        ends_at=None,
-        reason="collusion",
-    )
     with connect(platform, cheater["access_token"]) as ws:
         ws.receive_json()
         assert platform.client.portal is not None
-        platform.client.portal.call(platform.bus.publish, Envelope.wrap(decided, producer="rating"))
+        platform.client.portal.call(platform.bus.publish, ban(cheater["principal"]["id"]))
         assert close_code(ws) == 4403
     with connect(platform, cheater["access_token"]) as ws:
         assert close_code(ws) == 4403

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,10 +47,11 @@ class UtcDateTime(TypeDecorator[datetime]):
 
 
 class Database:
-    def __init__(self, url: str, *, echo: bool = False, pool_size: int = 10, pool_timeout: float = 5.0) -> None:
-        """`pool_size` connections kept open and as many more opened under load (PostgreSQL); a request that
-        finds all of them busy waits at most `pool_timeout` seconds, then fails with SQLAlchemy's TimeoutError,
-        which the app factory answers 503 with Retry-After (platform_kit.errors) instead of hanging."""
+    def __init__(self, url: str, *, echo: bool = False, pool_size: int = 20, pool_timeout: float = 5.0) -> None:
+        """At most `pool_size` connections (PostgreSQL), opened as the load asks for them and then kept; a request
+        that finds all of them busy waits at most `pool_timeout` seconds, then fails with SQLAlchemy's
+        TimeoutError, which the app factory answers 503 with Retry-After (platform_kit.errors) instead of
+        hanging."""
         self.url = url
         parsed = make_url(url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
@@ -62,7 +63,11 @@ class Database:
         else:
             # No pre-ping: it costs a round trip per checkout; a connection broken by a database restart fails
             # its request once (a retryable 5xx) and is discarded by the pool.
-            options.update(pool_size=pool_size, max_overflow=pool_size, pool_timeout=pool_timeout, pool_recycle=1800)
+            # No overflow: SQLAlchemy closes an overflow connection as soon as it is checked in, so under a load
+            # steadily above the kept connections every few requests paid for a new one (a TCP handshake, the
+            # TLS probe, authentication and a PostgreSQL backend forked): py-spy found the gateway spending a
+            # tenth of its time in asyncpg.connect at 50 clients (issue 14). A connection, once opened, stays.
+            options.update(pool_size=pool_size, max_overflow=0, pool_timeout=pool_timeout, pool_recycle=1800)
         self.engine: AsyncEngine = create_async_engine(url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
@@ -95,6 +100,13 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+
+
+def after_commit(session: AsyncSession, callback: Callable[[], object]) -> None:
+    """Runs `callback` once `session`'s transaction has committed, and never if it rolls back: for what a use
+    case changes outside the database (a socket closed, a worker woken), which must not run ahead of the rows
+    that justify it (a reader could otherwise find the old rows after seeing the effect)."""
+    event.listen(session.sync_session, "after_commit", lambda _: callback(), once=True)
 
 
 class ReadOnlySession(Session):

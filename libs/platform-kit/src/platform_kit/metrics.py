@@ -9,6 +9,8 @@ import time
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from platform_kit.tracing import name_server_span
+
 
 class HttpMetrics:
     def __init__(self, registry: CollectorRegistry, service: str) -> None:
@@ -46,13 +48,20 @@ class MetricsMiddleware:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
+                # Before the response goes out: the request's span ends with its last byte.
+                if "route" in scope:
+                    name_server_span(scope["method"], _template(scope))
             await send(message)
 
         try:
             await self.app(scope, receive, record_status)
         finally:
-            route = scope.get("route")
-            template = getattr(route, "path", None) or "unmatched"
+            template = _template(scope)
             method = scope["method"]
             self.metrics.requests.labels(self.metrics.service, method, template, str(status)).inc()
             self.metrics.latency.labels(self.metrics.service, method, template).observe(time.perf_counter() - started)
+
+
+def _template(scope: Scope) -> str:
+    """The matched route's template (`/players/{player_id}`), known once routing has run."""
+    return getattr(scope.get("route"), "path", None) or "unmatched"

@@ -15,12 +15,11 @@ from datetime import UTC, datetime
 from sqlalchemy import Column, Integer, MetaData, String, Table, Text, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from platform_kit import correlation
 from platform_kit.bus.envelope import Envelope
 from platform_kit.bus.transport import Transport
 from platform_kit.db import BigIntPK, Database, UtcDateTime
 from platform_kit.events.base import Event
-from platform_kit.tracing import current_trace_context
+from platform_kit.sender import outgoing_envelope
 
 log = logging.getLogger(__name__)
 
@@ -60,14 +59,7 @@ class Outbox:
         occurred_at: datetime | None = None,
         message_id: str | None = None,
     ) -> Envelope:
-        envelope = Envelope.wrap(
-            event,
-            producer=self.producer,
-            occurred_at=occurred_at,
-            correlation_id=correlation.current_or_new(),
-            message_id=message_id,
-            trace_context=current_trace_context(),
-        )
+        envelope = outgoing_envelope(event, self.producer, occurred_at=occurred_at, message_id=message_id)
         row = {
             "message_id": envelope.id,
             "event_type": envelope.type,

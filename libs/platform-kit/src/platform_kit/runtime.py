@@ -21,6 +21,7 @@ from platform_kit.events.base import routing_key_of
 from platform_kit.inbox import INBOX_TABLE, Inbox, SessionHandler, inbox_table
 from platform_kit.migrations import upgrade_to_head
 from platform_kit.outbox import OUTBOX_TABLE, Outbox, OutboxRelay, outbox_table
+from platform_kit.sender import ConfirmedSender
 from platform_kit.settings import ServiceSettings
 from platform_kit.tracing import ConsumerTelemetry, tracer_provider
 
@@ -66,13 +67,17 @@ class ServiceRuntime:
         self.outbox = Outbox(metadata.tables[OUTBOX_TABLE], producer=self.name)
         self.inbox = Inbox(metadata.tables[INBOX_TABLE], self.db)
         self.relay = OutboxRelay(self.db, self.outbox, self.bus)
+        #: For messages that change nothing in this service's database (platform_kit.sender).
+        self.sender = ConfirmedSender(self.bus, self.name)
         self.registry = CollectorRegistry()
         self._subscriptions: dict[str, _Subscription] = {}
         self._background: list[BackgroundTask] = []
         self._broadcasts: list[tuple[str, Handler]] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._outbox_backlog = Gauge("outbox_backlog", "Outbox rows not yet published", registry=self.registry)
-        self.tracer_provider = tracer_provider(self.name, settings.otel_exporter_otlp_endpoint)
+        self.tracer_provider = tracer_provider(
+            self.name, settings.otel_exporter_otlp_endpoint, sample_ratio=settings.otel_traces_sample_ratio
+        )
         self._telemetry = ConsumerTelemetry(self.tracer_provider, self.registry)
         self._events_applied = Counter(
             "inbox_messages_applied_total", "Messages applied", ["type"], registry=self.registry

@@ -72,10 +72,11 @@ class ServiceSettings(BaseSettings):
         "set smaller or larger limits for some route families (the gateway: 16 KiB under /api/v1/auth).",
     )
     database_pool_size: int = Field(
-        10,
+        20,
         ge=1,
-        description="PostgreSQL connections each process keeps open; as many again are opened under load. Size "
-        "it so that every process of every service together stays under the server's max_connections.",
+        description="The most PostgreSQL connections each process opens; each is opened when the load first "
+        "needs it and then kept. Size it so that every process of every service together stays under the "
+        "server's max_connections.",
     )
     database_pool_timeout_seconds: float = Field(
         5.0,
@@ -93,6 +94,14 @@ class ServiceSettings(BaseSettings):
     )
     otel_exporter_otlp_endpoint: str = Field(
         "", description="OTLP/HTTP traces endpoint (e.g. http://otel-collector:4318/v1/traces); empty: not exported."
+    )
+    otel_traces_sample_ratio: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="Share of new traces recorded (head sampling; a caller's decision, carried in its trace "
+        "context, is followed). Empty: all of them when an OTLP endpoint is set, none otherwise (the trace "
+        "context still flows from service to service).",
     )
     internal_token: str = Field(
         DEV_INTERNAL_TOKEN,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ from platform_kit.bus import InMemoryBus
 from platform_kit.migrations import upgrade_to_head
 
 from platform_runner.services import SERVICES, app_factory, package, settings_class
-from platform_runner.serving import serve_all
+from platform_runner.serving import run, serve_all
 
 
 def standalone(data_dir: Path, host: str, base_port: int) -> None:
@@ -49,7 +48,7 @@ def standalone(data_dir: Path, host: str, base_port: int) -> None:
         file=sys.stderr,
         flush=True,
     )
-    asyncio.run(serve_all(apps))
+    run(serve_all(apps))
 
 
 def serve(service: str) -> None:
@@ -57,7 +56,7 @@ def serve(service: str) -> None:
     settings = settings_class(service)()
     log_format = kit_logging.choose_format(settings.log_format, standalone=settings.standalone, stream=sys.stdout)
     kit_logging.configure(service, settings.log_level, log_format)
-    asyncio.run(serve_all([(app_factory(service)(settings), settings)]))
+    run(serve_all([(app_factory(service)(settings), settings)]))
 
 
 def migrate(service: str) -> None:

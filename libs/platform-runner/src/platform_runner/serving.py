@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Generator, Sequence
+from collections.abc import Coroutine, Generator, Sequence
+from typing import Any
 
 import uvicorn
+import uvloop
 from fastapi import FastAPI
 from platform_kit.settings import ServiceSettings
 
@@ -52,3 +54,11 @@ async def serve_all(apps: Sequence[tuple[FastAPI, ServiceSettings]]) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop)
     await asyncio.gather(*(server.serve() for server in servers))
+
+
+def run(main: Coroutine[Any, Any, None]) -> None:
+    """Runs the servers on uvloop, as `uvicorn.run` would: `asyncio.run` alone takes the pure-Python event loop,
+    on which the gateway spent 10-20% more CPU per request and answered `GET /players/me` at half the rate
+    (50 clients, issue 14)."""
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(main)

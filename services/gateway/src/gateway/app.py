@@ -75,6 +75,7 @@ def create_app(
     context = GatewayContext(
         db=runtime.db,
         outbox=runtime.outbox,
+        sender=runtime.sender,
         clock=clock,
         passwords=PasswordHasher(
             time_cost=settings.password_hash_time_cost, memory_kib=settings.password_hash_memory_kib

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -35,7 +36,12 @@ async def get(session: AsyncSession, player_id: str) -> ProtectionRecord:
     """The player's settings; defaults (nothing set, no session yet) for a player without a row."""
     c = player_protection.c
     row = (await session.execute(select(player_protection).where(c.player_id == player_id))).mappings().first()
-    if row is None:
+    return record_of(player_id, row)
+
+
+def record_of(player_id: str, row: Mapping[Any, Any] | None) -> ProtectionRecord:
+    """The settings from a `player_protection` row (its columns by name); None: the defaults."""
+    if row is None or row["updated_at"] is None:  # no row, or an outer join that found none
         return ProtectionRecord(player_id, None, SessionRules(), None)
     exclusion = None
     if row["exclusion_term"] is not None:

@@ -28,8 +28,7 @@ from gateway.adapters.identity_store import PlayerRecord
 from gateway.domain.roles import Principal, Role
 from gateway.service.components import GatewayComponents
 from gateway.service.errors import RateLimited, Unauthenticated
-from gateway.service.protection import refuse_play
-from gateway.service.restrictions import refuse_if_banned
+from gateway.service.good_standing import refuse_unless_in_good_standing
 
 POLICY_ATTRIBUTE = "__access_policy__"
 
@@ -124,8 +123,7 @@ async def _check_role_and_standing(
     if good_standing and principal.role is Role.PLAYER:
         now = components.context.clock.now()
         async with components.context.db.sessions() as session:
-            await refuse_if_banned(session, principal.subject_id, now)
-            await refuse_play(session, principal.subject_id, now, own_session=True)  # issue 17
+            await refuse_unless_in_good_standing(session, principal.subject_id, now, own_session=True)
 
 
 def allow(*roles: Role, good_standing: bool = False) -> Callable[..., Awaitable[Principal]]:

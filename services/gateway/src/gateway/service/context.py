@@ -1,4 +1,4 @@
-"""What the use cases need, built once per app: database, outbox, clock, hashing, token codec, randomness, and
+"""What the use cases need, built once per app: database, outbox, the broker for commands, clock, hashing, token codec, randomness, and
 the key the house bots' nicknames are signed with."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from datetime import timedelta
 from platform_kit.clock import Clock
 from platform_kit.db import Database
 from platform_kit.outbox import Outbox
+from platform_kit.sender import ConfirmedSender
 
 from gateway.adapters.access_tokens import AccessTokenCodec
 from gateway.adapters.passwords import PasswordHasher
@@ -19,6 +20,7 @@ from gateway.adapters.secret_factory import SecretFactory
 class GatewayContext:
     db: Database
     outbox: Outbox
+    sender: ConfirmedSender
     clock: Clock
     passwords: PasswordHasher
     access_tokens: AccessTokenCodec

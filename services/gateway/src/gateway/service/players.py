@@ -9,8 +9,7 @@ from gateway.adapters import identity_store
 from gateway.adapters.identity_store import PlayerRecord
 from gateway.domain.roles import Principal, Role
 from gateway.service.context import GatewayContext
-from gateway.service.protection import refuse_play
-from gateway.service.restrictions import refuse_if_banned
+from gateway.service.good_standing import refuse_unless_in_good_standing
 
 
 class Players:
@@ -41,8 +40,7 @@ class Players:
         is refused too (issue 17)."""
         now = self._context.clock.now()
         async with self._context.db.sessions() as session:
-            await refuse_if_banned(session, player_id, now)
-            await refuse_play(session, player_id, now, own_session=False)
+            await refuse_unless_in_good_standing(session, player_id, now, own_session=False)
 
     async def page(
         self, by: Principal, concessionaire_id: str | None, *, limit: int, offset: int

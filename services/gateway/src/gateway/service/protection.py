@@ -2,8 +2,9 @@
 and the wallet's deposit limits seen through the gateway.
 
 Each change is one transaction: the setting, its history row and (self-exclusion) the outbox event together.
-`refuse_play` and `start_session` work inside the caller's transaction: the access check of every play route
-and the log-in call them.
+`refuse_play` and `start_session` work inside the caller's transaction: the table socket's frames and the log-in
+call them (the play routes' access check reads the protection together with the restrictions:
+service/good_standing.py).
 """
 
 from __future__ import annotations

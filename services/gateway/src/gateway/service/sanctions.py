@@ -13,6 +13,7 @@ from datetime import datetime
 
 from platform_kit.bus import Envelope
 from platform_kit.clock import Clock
+from platform_kit.db import after_commit
 from platform_kit.events.rating import SanctionDecided, SanctionLifted
 from platform_kit.instants import as_utc
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -53,7 +54,9 @@ class SanctionConsumer:
         now = self._clock.now()
         await set_player_restriction(session, event.sanction_id, player.id, kind, until, event.reason, now)
         if kind is RestrictionKind.BANNED and self._on_ban is not None:
-            self._on_ban(player.id)
+            # Only once the ban is committed: a client that reconnects as soon as it is closed must find it.
+            on_ban, player_id = self._on_ban, player.id
+            after_commit(session, lambda: on_ban(player_id))
 
     async def lifted(self, session: AsyncSession, envelope: Envelope) -> None:
         event = envelope.event()

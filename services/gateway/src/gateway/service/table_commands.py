@@ -1,5 +1,7 @@
-"""A player's commands to their table — act, chat, sit out — sent to the table-engine shard that owns the table
-through the outbox, so that a command accepted here is never lost on its way to the broker.
+"""A player's commands to their table — act, chat, sit out — sent to the table-engine shard that owns the table,
+and accepted (202) only once the broker has confirmed it, so that a command accepted here is never lost on its
+way. The gateway keeps no state about them, hence no outbox row (platform_kit.sender); a 503 `bus_unavailable`
+says to send it again.
 
 The same use cases serve the REST routes and the table socket's frames. The player is always the
 authenticated one: nobody acts or chats for someone else. The table engine decides whether the action is
@@ -42,6 +44,4 @@ class TableCommands:
         await self._send(SetSittingOut(table_id=table_id, player_id=player_id, sitting_out=sitting_out), table_id)
 
     async def _send(self, command: Command, table_id: str) -> None:
-        routing_key = command_routing_key(command, table_id, self._shards)
-        async with self._context.db.transaction() as session:
-            await self._context.outbox.add(session, command, routing_key=routing_key)
+        await self._context.sender.send(command, command_routing_key(command, table_id, self._shards))

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from platform_kit.bus import Envelope
 from platform_kit.clock import Clock
+from platform_kit.db import after_commit
 from platform_kit.events import EVENT_TYPES
 from platform_kit.events.base import PRIVATE_PREFIX
-from sqlalchemy import event as orm_event
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gateway.adapters import webhook_store
@@ -37,7 +37,7 @@ class WebhookIntake:
         for partner_event in partner_events(event, concessionaire_of):
             queued += await self._queue(session, envelope, partner_event)
         if queued:
-            orm_event.listen(session.sync_session, "after_commit", lambda _: self._wake(), once=True)
+            after_commit(session, self._wake)
 
     async def _queue(self, session: AsyncSession, envelope: Envelope, partner_event: PartnerEvent) -> int:
         targets = None if partner_event.concessionaire_id is None else {partner_event.concessionaire_id}

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from platform_kit.clock import Clock
+from platform_kit.db import after_commit
 from platform_kit.runtime import ServiceRuntime
 from prometheus_client import Counter
-from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters.bus_messages import TableTimers
@@ -90,4 +90,4 @@ class Director:
 
     def wake_money_worker_after_commit(self, session: AsyncSession) -> None:
         """Money steps recorded in `session` are for the worker: wake it once they are committed."""
-        event.listen(session.sync_session, "after_commit", lambda _: self.money_waiting.set(), once=True)
+        after_commit(session, self.money_waiting.set)

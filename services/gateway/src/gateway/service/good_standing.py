@@ -1,0 +1,29 @@
+"""Whether a player may play now — register, bet, act at a table: not banned (P-12.5), not self-excluded and,
+in their own session, within its time limit (issue 17). Refused in that order, as 403s the client can show."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gateway.adapters.standing_store import play_standing
+from gateway.domain.protection import play_refusal
+from gateway.domain.restrictions import standing_at
+from gateway.service.protection import PlayRefused, session_clock
+from gateway.service.restrictions import PlayerBanned
+
+
+async def refuse_unless_in_good_standing(
+    session: AsyncSession, player_id: str, now: datetime, *, own_session: bool
+) -> None:
+    """`own_session` False: someone else (a partner, an operator) acts for the player, so the session limit,
+    which is the player's own, does not apply."""
+    standing = await play_standing(session, player_id)
+    restrictions = standing_at(standing.restrictions, now)
+    if not restrictions.may_log_in:
+        raise PlayerBanned(restrictions)
+    protection = standing.protection
+    refusal = play_refusal(protection.exclusion, session_clock(protection, now) if own_session else None, now)
+    if refusal is not None:
+        raise PlayRefused(refusal)
