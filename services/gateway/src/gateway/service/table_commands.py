@@ -1,4 +1,4 @@
-"""A player's commands to their table — act, chat, sit out — sent to the table-engine shard that owns the table
+"""A player's commands to their table — act, chat, sit out, contribute to the next deck — sent to the table-engine shard that owns the table
 through the outbox, so that a command accepted here is never lost on its way to the broker.
 
 The same use cases serve the REST routes and the table socket's frames. The player is always the
@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from platform_kit.errors import Forbidden
 from platform_kit.events.base import Command
-from platform_kit.events.table import ActionKind, PlayerAct, PostChat, SetSittingOut, command_routing_key
+from platform_kit.events.table import (
+    ActionKind,
+    ContributeToDeck,
+    PlayerAct,
+    PostChat,
+    SetSittingOut,
+    command_routing_key,
+)
 
 from gateway.service.context import GatewayContext
 from gateway.service.restrictions import standing_of
@@ -40,6 +47,11 @@ class TableCommands:
 
     async def sit_out(self, player_id: str, table_id: str, sitting_out: bool) -> None:
         await self._send(SetSittingOut(table_id=table_id, player_id=player_id, sitting_out=sitting_out), table_id)
+
+    async def contribute(self, player_id: str, table_id: str, value: str) -> None:
+        """The player's random value for the table's next deck (docs/fair-deal.md); the engine takes it from a
+        seated player only."""
+        await self._send(ContributeToDeck(table_id=table_id, player_id=player_id, value=value), table_id)
 
     async def _send(self, command: Command, table_id: str) -> None:
         routing_key = command_routing_key(command, table_id, self._shards)
