@@ -83,6 +83,10 @@ async def test_p1_3_a_contribution_during_a_hand_goes_into_the_following_one(tmp
         await play_hand_randomly(service, PUBLIC_VALUE, second, random.Random(5))
         first_audit = (await service.get(f"/internal/v1/hands/{first}/audit")).json()
         second_audit = (await service.get(f"/internal/v1/hands/{second}/audit")).json()
+        view = (await service.get(f"/v1/tables/{PUBLIC_VALUE}")).json()
+        published = json.dumps([envelope.payload for _, envelope in service.messages()])
+    # P-1.4: a seed drawn a hand ahead is never out before its hand has ended: only its hash was published.
+    assert second_audit["seed"] not in published and second_audit["seed"] not in json.dumps(view)
     assert first_audit["contributions"] == [PUBLIC_VALUE]
     assert sorted(second_audit["contributions"]) == sorted([first_audit["seed"], "late"])
 
