@@ -8,6 +8,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -15,12 +17,14 @@ from platform_kit.events import table as contract
 from pydantic import ValidationError
 from table_engine.cli import main
 from table_engine.domain.cards import card_text
-from table_engine.domain.fair_deal import derive_deck
+from table_engine.domain.fair_deal import SEED_BYTES, DeckSource, commitment, derive_deck
 from table_engine.service.host import PLAYER_COMMANDS
-from table_harness import Harness, running
+from table_engine.service.machine import Refusal, TableMachine, new_table
+from table_harness import LEVEL, Harness, running
 from test_privacy import play_hand_randomly
 
 PUBLIC_VALUE = "deck-1"  # the table id: the public contribution to a table's first hand
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 async def contribute(service: Harness, table_id: str, player_id: str, value: str) -> None:
@@ -130,3 +134,36 @@ async def test_p1_3_a_restart_keeps_the_committed_seed_and_the_values_received(t
         redealt = (await again.get(f"/internal/v1/hands/{redeal}/audit")).json()
     assert redealt["seed"] != voided["seed"]
     assert redealt["contributions"] == [voided["seed"]]  # the value went into the void hand, not this one
+
+
+class FreshSeeds:
+    """The machine's `Dealer` without I/O: seeds counted up, decks derived as in production."""
+
+    def __init__(self) -> None:
+        self.drawn = 0
+
+    def new_seed(self) -> bytes:
+        self.drawn += 1
+        return self.drawn.to_bytes(SEED_BYTES, "big")
+
+    def deal(self, source: DeckSource) -> tuple[str, list[int]]:
+        return f"h-{self.drawn}", source.deck()
+
+
+def test_p1_3_a_table_opened_before_contributions_commits_at_its_next_deal() -> None:
+    """A table saved by an older engine has no next seed: contributions wait (`no_deck_commitment`) until its
+    next deal, which draws that hand's seed on the spot, as before, and commits to the following one."""
+    seats = [contract.SeatedPlayer(seat=n, player_id=f"p{n}", stack=1000) for n in (1, 2)]
+    command = contract.OpenTable(table_id="old", max_seats=6, betting_structure="no_limit", seats=seats)
+    dealer = FreshSeeds()
+    table = replace(new_table(command, shard=0, now=NOW, draw_button=min, draw_seed=dealer.new_seed), next_seed=None)
+    with pytest.raises(Refusal) as refused:
+        TableMachine(table, None, NOW).contribute("p1", "early")
+    assert refused.value.code == "no_deck_commitment" and not table.next_contributions
+    machine = TableMachine(table, None, NOW)
+    machine.start_hand(contract.StartHand(table_id="old", hand_no=1, level=LEVEL), dealer, timedelta(0))
+    [started] = [e for e in machine.effects.messages if isinstance(e, contract.HandStarted)]
+    assert started.deck_commitment == commitment((2).to_bytes(SEED_BYTES, "big"))  # drawn at the deal
+    assert started.next_deck_commitment == commitment((3).to_bytes(SEED_BYTES, "big"))
+    TableMachine(table, machine.live, NOW).contribute("p1", "now-taken")
+    assert table.next_contributions == {"p1": "now-taken"}

@@ -121,7 +121,7 @@ async def sitting_out(table_id: TableId, body: SittingOut, request: Request, pri
     summary="Contribute a random value to the deck of the table's next hand (provably fair deals)",
     description="For players seated at the table: the table engine takes it only from one, and answers on the "
     "table's stream to you alone, `table.contribution.accepted` (with the commitment of the hand it goes into) "
-    "or `table.action.rejected` (`not_seated`, `table_closed`). The seed of that hand was committed to before: "
+    "or `table.action.rejected` (`not_seated`, `table_closed`, `no_deck_commitment`). The seed of that hand was committed to before: "
     "the value cannot have been known when it was drawn. Sent during a hand, it goes into the following one; a "
     "second value for the same hand replaces the first (docs/fair-deal.md).",
 )
