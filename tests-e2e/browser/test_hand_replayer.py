@@ -22,18 +22,19 @@ ACTIONS = [
 ]  # fmt: skip
 
 
-def alice_copy(alice: str, bob: str) -> str:
+def alice_copy(alice: str, bob: str, actions: list[str] = ACTIONS, **more: Any) -> str:
+    """Alice's copy of hand h-1; `more`: fields added or replaced (the deck's seed, for instance)."""
     lines = {
         "variant": "NT",
         "antes": [0, 0],
         "blinds_or_straddles": [10, 20],
         "min_bet": 20,
         "starting_stacks": [1500, 1500],
-        "actions": ACTIONS,
+        "actions": actions,
         "seats": [2, 1],
         "players": [bob, alice],
         "finishing_stacks": [1340, 1660],
-    }
+    } | more
     return "".join(f"{key} = {json.dumps(value)}\n" for key, value in lines.items())
 
 

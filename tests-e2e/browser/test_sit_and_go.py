@@ -3,7 +3,10 @@
 The operator creates the sit'n'go from the director's heads-up template; the player signs up, registers from
 the lobby (paying the buy-in from the demo's welcome credit); a house bot takes the other seat, the tournament
 starts, the client opens the table by itself, and the player acts on every turn until one of them has all the
-chips. Skipped while the tournament director does not serve its REST API."""
+chips. Then the replayer of each hand played shows "deal verified" (P-1.3, docs/fair-deal.md): the browser
+recomputes the deck from the revealed seed and contributions, the client's own random values among them, and
+checks it against the commitment it saw published before each hand. Skipped while the tournament director does
+not serve its REST API."""
 
 from __future__ import annotations
 
@@ -57,6 +60,21 @@ def play_to_the_end(page: Any, deadline: float) -> None:
     pytest.fail("the sit'n'go did not end in time")
 
 
+def verify_every_hand(page: Any, hands_url: str) -> None:
+    """Open each hand's replayer from the table's hand history: the deal verifies against the commitment this
+    browser saw published when the hand was dealt (kept for the session)."""
+    page.goto(hands_url)
+    page.locator("a[data-replay]").first.wait_for()
+    hand_ids = [link.get_attribute("data-replay") for link in page.locator("a[data-replay]").all()]
+    for hand_id in hand_ids:
+        page.goto(f"{hands_url}/{hand_id}")
+        check = page.wait_for_selector(f".deal-check[data-hand='{hand_id}']")
+        text = check.inner_text()
+        assert check.get_attribute("data-status") == "verified", text
+        assert check.get_attribute("data-against") == "seen", text
+        assert "Deal verified" in text and "Mano verificata" in text
+
+
 @pytest.mark.timeout(PLAY_SECONDS + 180)
 def test_a_newcomer_plays_a_heads_up_sit_and_go_against_a_bot_to_the_end(
     platform_url: str, api: Api, browser: Any, screenshot: Any
@@ -80,6 +98,7 @@ def test_a_newcomer_plays_a_heads_up_sit_and_go_against_a_bot_to_the_end(
         card.locator("button[data-tournament]").click()
         # A house bot takes the other seat, the tournament starts and the client opens the table by itself.
         page.wait_for_url("**/#/table/*", timeout=90000)
+        table_path = page.url.split("#", 1)[1]
         page.wait_for_selector(".my-cards .card", timeout=60000)
         screenshot(page, "table")
         play_to_the_end(page, time.monotonic() + PLAY_SECONDS)
@@ -95,5 +114,6 @@ def test_a_newcomer_plays_a_heads_up_sit_and_go_against_a_bot_to_the_end(
         assert name in line and tournament_id not in line
         assert "€4.00 prize pool + €1.00 fee" in line and "−€5.00" in line
         screenshot(page, "statement")
+        verify_every_hand(page, f"{platform_url}/#{table_path}/hands")
     finally:
         page.close()

@@ -393,13 +393,23 @@ def seated_at_the_table(gateway: Gateway, page: Any) -> tuple[str, str]:
     return alice, bob
 
 
-def deal_and_ask_alice(gateway: Gateway, alice: str, bob: str, **request: Any) -> None:
-    """Hand h-1: Alice (button, small blind) holds As Kd, Bob Qh Qc; the blinds are posted and Alice is asked."""
+def deal_and_ask_alice(
+    gateway: Gateway, alice: str, bob: str, commitments: dict[str, str] | None = None, **request: Any
+) -> None:
+    """Hand h-1: Alice (button, small blind) holds As Kd, Bob Qh Qc; the blinds are posted and Alice is asked.
+    `commitments`: the deck's (`deck_commitment`, `next_deck_commitment`) published with the hand."""
     level = Level(small_blind=10, big_blind=20)
     seated = [SeatedPlayer(seat=1, player_id=alice, stack=1500), SeatedPlayer(seat=2, player_id=bob, stack=1500)]
     gateway.publish(
         HandStarted(
-            table_id=TABLE, tournament_id=None, hand_id="h-1", hand_no=1, button_seat=1, level=level, seats=seated
+            table_id=TABLE,
+            tournament_id=None,
+            hand_id="h-1",
+            hand_no=1,
+            button_seat=1,
+            level=level,
+            seats=seated,
+            **(commitments or {}),
         )
     )
     gateway.publish(HoleCardsDealt(table_id=TABLE, hand_id="h-1", player_id=alice, seat=1, cards=["As", "Kd"]))

@@ -133,6 +133,8 @@ EXPECTED: dict[tuple[str, str], Access] = {
     ("POST", f"{V1}/tables/{{table_id:path}}/actions"): PLAYERS,  # the engine decides if it is their turn
     ("POST", f"{V1}/tables/{{table_id:path}}/chat"): PLAYERS,
     ("POST", f"{V1}/tables/{{table_id:path}}/sitting-out"): PLAYERS,
+    # a random value for the next deck (docs/fair-deal.md): the engine takes it from a player seated there only
+    ("POST", f"{V1}/tables/{{table_id:path}}/contributions"): PLAYERS,
     ("GET", f"{V1}/tables/{{table_id:path}}"): SIGNED_IN,
     # the totalizator: public draws, players' coupons
     ("GET", f"{V1}/draws"): EVERYONE,
@@ -432,6 +434,7 @@ REQUESTS: dict[tuple[str, str], Request] = {
     ),
     ("POST", f"{V1}/tables/{{table_id:path}}/chat"): Request(body=lambda ids, kind: {"text": "good luck"}),
     ("POST", f"{V1}/tables/{{table_id:path}}/sitting-out"): Request(body=lambda ids, kind: {"sitting_out": False}),
+    ("POST", f"{V1}/tables/{{table_id:path}}/contributions"): Request(body=lambda ids, kind: {"value": "0" * 64}),
     ("POST", f"{V1}/draws/{{draw_id}}/coupons"): Request(
         body=lambda ids, kind: {"currency": "EUR", "amount": 100, "picks": [["2:1"]] * 8}
     ),

@@ -19,7 +19,7 @@ from gateway.domain.bot_names import house_signature, is_bot
 from gateway_test_support import fast_settings
 from platform_kit.bus import Envelope, InMemoryBus
 from platform_kit.events.base import Event
-from platform_kit.events.table import ActionRequested, PlayerAct
+from platform_kit.events.table import ActionRequested, ContributeToDeck, HandStarted, Level, PlayerAct, SeatedPlayer
 from platform_kit.events.tournament import RankedPlayer, TournamentFinished
 from platform_kit.testing import eventually
 
@@ -88,6 +88,34 @@ async def test_a_bot_registers_plays_its_turns_legally_and_stops_at_the_end(
         return served.subscribers("table:t-1") == 1 and served.subscribers("tournament:snd-1") == 1
 
     await eventually(seated)
+
+    async def contributions() -> list[dict[str, Any]]:
+        return [e.payload for _, e in served.bus.published if e.type == ContributeToDeck.TYPE]
+
+    [joined] = await eventually(contributions)  # for the table's next hand, as soon as it joins
+    me = SeatedPlayer(seat=2, player_id=api.player_id, stack=1500)
+    started = HandStarted(
+        table_id="t-1",
+        tournament_id="snd-1",
+        hand_id="h-1",
+        hand_no=1,
+        button_seat=2,
+        level=Level(small_blind=10, big_blind=20),
+        seats=[me],
+        deck_commitment="a" * 64,
+        next_deck_commitment="b" * 64,
+    )
+    await served.publish(started)
+
+    async def two() -> list[dict[str, Any]]:
+        found = await contributions()
+        return found if len(found) == 2 else []
+
+    [_, following] = await eventually(two)  # and for the hand after each hand it is dealt in
+    for sent in (joined, following):  # 32 random bytes of the system's generator, as the bot's own player
+        assert sent["player_id"] == api.player_id and sent["table_id"] == "t-1"
+        assert len(sent["value"]) == 64 and int(sent["value"], 16) >= 0
+    assert joined["value"] != following["value"]
     await served.publish(
         ActionRequested(
             table_id="t-1",

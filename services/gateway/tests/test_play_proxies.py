@@ -10,7 +10,7 @@ from fake_services import FakeServices, ok, problem
 from gateway.domain.restrictions import RestrictionKind
 from gateway.service.restrictions import set_player_restriction
 from gateway_test_support import PASSWORD, Driver
-from platform_kit.events.table import PlayerAct, PostChat, SetSittingOut, command_routing_key
+from platform_kit.events.table import ContributeToDeck, PlayerAct, PostChat, SetSittingOut, command_routing_key
 from platform_kit.testing import eventually
 from test_access import two_concessionaires
 
@@ -280,6 +280,23 @@ async def test_an_action_the_broker_did_not_confirm_is_answered_503_and_can_be_s
     await driver.call("POST", "/api/v1/tables/t-42/actions", token=mario["access_token"], json=body, expect=202)
     [(_, payload)] = await published(driver, PlayerAct.TYPE)
     assert payload["action"] == "call"
+
+
+async def test_p1_3_a_deck_contribution_goes_to_the_tables_shard_as_the_players_and_is_bounded(
+    driver: Driver,
+) -> None:
+    mario = await driver.player_session("Mario")
+    token = mario["access_token"]
+    for bad in ("", "x" * 65, "with space"):
+        refused = await driver.call("POST", "/api/v1/tables/t-42/contributions", token=token, json={"value": bad})
+        assert (refused.status_code, refused.json()["code"]) == (422, "validation_failed"), bad
+    someone = {"value": "ab" * 32, "player_id": "someone-else"}
+    refused = await driver.call("POST", "/api/v1/tables/t-42/contributions", token=token, json=someone)
+    assert refused.status_code == 422  # nobody contributes for another player: the field does not exist
+    await driver.call("POST", "/api/v1/tables/t-42/contributions", token=token, json={"value": "ab" * 32}, expect=202)
+    [(key, payload)] = await published(driver, ContributeToDeck.TYPE)
+    assert key == command_routing_key(ContributeToDeck(table_id="t-42", player_id="p", value="v"), "t-42", 1)
+    assert payload == {"table_id": "t-42", "player_id": mario["principal"]["id"], "value": "ab" * 32}
 
 
 async def test_p12_3_a_chat_banned_player_is_refused_at_the_gateway(driver: Driver) -> None:

@@ -12,6 +12,7 @@ from platform_kit.events import EVENT_TYPES
 from platform_kit.events.base import Command, Event
 from platform_kit.events.table import (
     ActionRequested,
+    ContributeToDeck,
     HoleCardsDealt,
     PlayerAct,
     SeatedPlayer,
@@ -154,14 +155,24 @@ def test_actions_and_chat_as_table_socket_frames(platform: Platform) -> None:
         assert (refused["type"], refused["code"], refused["ref"]) == ("error", "bad_frame", "a2")
         ws.send_json({"type": "chat", "table_id": "../x", "text": "hi"})
         assert next_message(ws)["code"] == "bad_frame"
+        # P-1.3: a random value for the next deck (docs/fair-deal.md), bounded like the REST route's.
+        ws.send_json({"type": "contribute", "table_id": "t-1", "value": "f" * 65, "ref": "d1"})
+        assert next_message(ws)["code"] == "bad_frame"
+        ws.send_json({"type": "contribute", "table_id": "t-1", "value": "f" * 64, "ref": "d2"})
+        assert next_message(ws) == {"type": "accepted", "ref": "d2", "table_id": "t-1"}
 
     async def acts() -> list[dict[str, Any]]:
         return [e.payload for _, e in platform.bus.published if e.type == PlayerAct.TYPE]
 
+    async def contributions() -> list[dict[str, Any]]:
+        return [e.payload for _, e in platform.bus.published if e.type == ContributeToDeck.TYPE]
+
     assert platform.client.portal is not None
     sent = platform.client.portal.call(eventually, acts)
-    assert sent == [
-        {"table_id": "t-1", "hand_id": "h-1", "player_id": mario["principal"]["id"], "action": "call", "amount": None}
+    me = mario["principal"]["id"]
+    assert sent == [{"table_id": "t-1", "hand_id": "h-1", "player_id": me, "action": "call", "amount": None}]
+    assert platform.client.portal.call(eventually, contributions) == [
+        {"table_id": "t-1", "player_id": me, "value": "f" * 64}
     ]
 
 

@@ -169,7 +169,12 @@ async def test_p10_sigkill_mid_hand_voids_the_hand_and_the_next_hand_is_played(
         )
     )
     await send(contract.StartHand(table_id=table_id, hand_no=1, level=LEVEL))
-    hand_id = (await observer.one(contract.HandStarted)).hand_id
+    first = await observer.one(contract.HandStarted)
+    hand_id = first.hand_id
+    # P-1.3: a contribution during hand 1 goes into the next hand dealt, whose seed is already committed to.
+    await send(contract.ContributeToDeck(table_id=table_id, player_id="p3", value="kept-across-the-kill"))
+    accepted = await observer.one(contract.ContributionAccepted)
+    assert accepted.deck_commitment == first.next_deck_commitment
     await send(contract.PlayerAct(table_id=table_id, hand_id=hand_id, player_id="p1", action="raise", amount=300))
     await send(contract.PlayerAct(table_id=table_id, hand_id=hand_id, player_id="p2", action="call"))
     await observer.one(contract.ActionRequested, lambda e: e.seat == 3)
@@ -191,6 +196,7 @@ async def test_p10_sigkill_mid_hand_voids_the_hand_and_the_next_hand_is_played(
     await send(contract.StartHand(table_id=table_id, hand_no=2, level=LEVEL))
     second = await observer.one(contract.HandStarted, lambda e: e.hand_no == 2)
     assert [(s.seat, s.stack) for s in second.seats] == [(2, 1500), (3, 1500), (1, 1500)]
+    assert second.deck_commitment == first.next_deck_commitment  # the seed committed before the kill
     await send(contract.PlayerAct(table_id=table_id, hand_id=second.hand_id, player_id="p1", action="fold"))
     await send(contract.PlayerAct(table_id=table_id, hand_id=second.hand_id, player_id="p2", action="fold"))
     completed = await observer.one(contract.HandCompleted)
@@ -199,6 +205,8 @@ async def test_p10_sigkill_mid_hand_voids_the_hand_and_the_next_hand_is_played(
     port = engine.env["TABLE_ENGINE_PORT"]
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
         hands = (await http.get(f"/v1/tables/{table_id}/hands")).json()["hands"]
+        second_history = (await http.get(f"/v1/hands/{second.hand_id}/phh")).text
+    assert "kept-across-the-kill" in second_history  # the value, saved before the kill, went into hand 2
     assert [(h["hand_no"], h["status"]) for h in hands] == [(2, "completed"), (1, "voided")]
     # Hole cards went out privately, one message per player and hand.
     assert len(observer.events(contract.HoleCardsDealt)) == 6

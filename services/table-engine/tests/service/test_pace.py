@@ -74,10 +74,10 @@ class PureTable:
             table_id="pace", tournament_id="t-pace", max_seats=9, betting_structure="no_limit", seats=seats
         )
         self.now = START
-        self.table = new_table(command, shard=0, now=START, draw_button=min)
+        self.rng = random.Random(7)
+        self.table = new_table(command, shard=0, now=START, draw_button=min, draw_seed=self.new_seed)
         self.live: LiveHand | None = None
         self.published: list[tuple[datetime, Event]] = []
-        self.rng = random.Random(7)
         self.hand_no = 0
 
     def step(self, apply: Callable[[TableMachine], object]) -> None:
@@ -87,9 +87,11 @@ class PureTable:
         self.live = machine.live
         self.published.extend((self.now, event) for event in machine.effects.messages)
 
-    def deal(self, contributions: tuple[str, ...]) -> tuple[str, DeckSource, list[int]]:
-        source = DeckSource(self.rng.randbytes(SEED_BYTES), contributions)
-        return f"hand-{len(self.published)}", source, source.deck()
+    def new_seed(self) -> bytes:  # the table's `Dealer`
+        return self.rng.randbytes(SEED_BYTES)
+
+    def deal(self, source: DeckSource) -> tuple[str, list[int]]:
+        return f"hand-{len(self.published)}", source.deck()
 
     def everyone_sits_out(self) -> None:
         for player in [seat.player_id for seat in self.table.seats.values()]:
@@ -101,14 +103,14 @@ class PureTable:
     def ask_for_hand(self, level: contract.Level) -> None:
         """The director's StartHand for the next hand (raises `Refusal` if the table refuses it)."""
         command = contract.StartHand(table_id="pace", hand_no=self.hand_no + 1, level=level)
-        self.step(lambda m: m.start_hand(command, self.deal, PAUSE))
+        self.step(lambda m: m.start_hand(command, self, PAUSE))
         self.hand_no += 1
 
     def run_timer(self) -> None:
         """Let the timer run until the kept hand is dealt."""
         while self.table.next_hand is not None:
             self.now += TIMER
-            self.step(lambda m: m.clock(self.deal))
+            self.step(lambda m: m.clock(self))
 
     def events(self, kind: type[E], since: int = 0) -> list[tuple[datetime, E]]:
         """What was published (from the `since`-th message on)."""
@@ -136,11 +138,11 @@ def test_a_start_hand_within_the_pause_is_kept_and_dealt_when_the_pause_is_over(
     waiting = table.table.next_hand
     assert waiting is not None and (waiting.hand_no, waiting.due_at) == (2, ended + PAUSE)
     table.now = ended + PAUSE - timedelta(milliseconds=1)
-    table.step(lambda m: m.clock(table.deal))
+    table.step(lambda m: m.clock(table))
     assert table.starts() == [START]
 
     table.now = ended + PAUSE
-    table.step(lambda m: m.clock(table.deal))
+    table.step(lambda m: m.clock(table))
     assert table.starts() == [START, ended + PAUSE]
     assert table.last(contract.HandStarted).hand_no == 2 and table.table.next_hand is None
 
@@ -193,7 +195,7 @@ def test_closing_the_table_drops_the_kept_hand_and_credits_the_chips_bought_mean
     table.step(lambda m: m.add_chips("p1", 500))
     table.step(lambda m: m.close("table_broken"))
     table.now += PAUSE
-    table.step(lambda m: m.clock(table.deal))
+    table.step(lambda m: m.clock(table))
     assert table.table.next_hand is None and table.starts() == [START]
     assert (table.table.seats[1].stack, table.table.seats[1].pending_chips) == (stack + 500, 0)
 

@@ -17,6 +17,16 @@ from platform_kit.events.base import Command, Event
 BettingStructure = Literal["no_limit", "pot_limit", "fixed_limit"]
 ActionKind = Literal["fold", "check", "call", "bet", "raise"]
 
+CONTRIBUTION_MAX_LENGTH = 64
+CONTRIBUTION_PATTERN = r"^[\x21-\x7e]+$"
+"""A player's contribution to the next deck (docs/fair-deal.md): 1 to 64 printable ASCII characters, no space.
+Bounded so that a hand's revealed contributions stay small; the clients send 64 hex digits (32 random bytes)."""
+
+_NEXT_COMMITMENT = (
+    "SHA-256 (hex) of the secret seed of the table's next hand, drawn and published before any contribution to "
+    "that hand is accepted (docs/fair-deal.md). None from an engine that predates players' contributions."
+)
+
 
 def shard_for(table_id: str, shards: int) -> int:
     """The table-engine shard that owns a table: stable across processes and restarts."""
@@ -147,6 +157,17 @@ class PostChat(Command):
     text: str = Field(min_length=1, max_length=300)
 
 
+class ContributeToDeck(Command):
+    """From the gateway: a seated player's random value for the table's next deck (docs/fair-deal.md). It goes
+    into the next hand dealt after it arrives, whose seed the table had already committed to; a player's later
+    value for the same hand replaces the earlier one."""
+
+    TYPE = "table.contribute"
+    table_id: str
+    player_id: str
+    value: str = Field(min_length=1, max_length=CONTRIBUTION_MAX_LENGTH, pattern=CONTRIBUTION_PATTERN)
+
+
 class SetSittingOut(Command):
     """From the gateway: the player asks to sit out (blinds and antes still posted, hands folded or checked at
     once) or to come back in; a player put out by a timeout or a disconnection comes back this way too."""
@@ -165,6 +186,7 @@ class TableOpened(Event):
     shard: int
     max_seats: int
     seats: list[SeatedPlayer]
+    next_deck_commitment: str | None = Field(None, description=_NEXT_COMMITMENT)
 
 
 class TableClosed(Event):
@@ -204,6 +226,7 @@ class HandStarted(Event):
         "in the hand's history once it has ended, derives the deck (docs/fair-deal.md). None from an engine that "
         "predates provably fair deals.",
     )
+    next_deck_commitment: str | None = Field(None, description=_NEXT_COMMITMENT)
 
 
 class HoleCardsDealt(Event):
@@ -258,6 +281,17 @@ class ActionRejected(Event):
     player_id: str
     code: str
     message: str
+
+
+class ContributionAccepted(Event):
+    """Private to the contributing player (routing key `private.table.contribution.accepted`): their value will
+    be in the deck of the next hand dealt, the one whose seed has this commitment."""
+
+    TYPE = "table.contribution.accepted"
+    PRIVATE = True
+    table_id: str
+    player_id: str
+    deck_commitment: str = Field(description="SHA-256 (hex) of the seed of the hand the value goes into.")
 
 
 class BetReturned(Event):

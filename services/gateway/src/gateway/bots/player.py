@@ -3,7 +3,9 @@
 1. register (`POST /tournaments/{id}/registrations`, paying the buy-in);
 2. follow the lobby and the tournament on the lobby socket, learning its table when it is seated (the private
    `table.table.opened` / `table.player.seated` on `lobby`, or `GET /players/{id}/tournaments`);
-3. on the table socket, answer each `table.action.requested` addressed to it with a random legal action;
+3. on the table socket, answer each `table.action.requested` addressed to it with a random legal action, and
+   send a random contribution to the deck of the table's next hand when it joins a table and whenever a hand it
+   is dealt in starts (docs/fair-deal.md), as the web client does;
 4. stop when it is eliminated or the tournament ends (or is cancelled).
 """
 
@@ -13,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,6 +110,7 @@ class BotPlayer:
                 current = table_id
                 outcome.tables.append(table_id)
                 await socket.subscribe(f"table:{table_id}", history=True)
+                await socket.send(contribution(table_id))
         finally:
             reader.cancel()
 
@@ -116,6 +120,10 @@ class BotPlayer:
             if frame.get("type") != "message":
                 continue
             event, payload = frame["data"].get("event"), frame["data"].get("payload", {})
+            if event == "table.hand.started" and payload.get("next_deck_commitment"):
+                if any(seat["player_id"] == me for seat in payload.get("seats", [])):
+                    await socket.send(contribution(payload["table_id"]))
+                continue
             if payload.get("player_id") != me:
                 continue
             if event == "table.action.requested":
@@ -140,3 +148,9 @@ class BotPlayer:
         if decision.amount is not None:
             frame["amount"] = decision.amount
         return frame
+
+
+def contribution(table_id: str) -> dict[str, Any]:
+    """A random value for the deck of the table's next hand: from the system's secure generator, not the bot's
+    seeded one, so that nobody can predict it (docs/fair-deal.md)."""
+    return {"type": "contribute", "table_id": table_id, "value": secrets.token_hex(32)}

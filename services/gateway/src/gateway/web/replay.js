@@ -1,6 +1,7 @@
 /* The hand replayer (issue 15, item 11): a hand stepped through from its PHH — the player's own copy, with their
  * hole cards and the cards shown at the table only (P-1.4) — action by action: stacks, bets, the pot, the board,
- * the showdown and who won what. Reached from a table's hand history and from a tournament's result.
+ * the showdown and who won what. Reached from a table's hand history and from a tournament's result. Above it,
+ * whether the deal verifies (fair-deal.js): "deal verified / mano verificata", or a warning.
  *
  * `replayPhh(text)` is pure (no DOM): the PHH the table engine writes, one `key = value` line per field (the
  * values are JSON-compatible TOML), replayed into one snapshot per step. Heads-up, PHH lists the forced bets
@@ -171,7 +172,12 @@ page("#/table/:id/hands/:hand", (view, { id, hand }) => {
     .then(async (text) => {
       const { steps, players } = replayPhh(text);
       const name = await nicknames(players);
-      if (!left) stop = replayControls(stage, steps, name);
+      if (left) return;
+      stop = replayControls(stage, steps, name);
+      // The deal's check, recomputed here: against the commitment this browser saw before the hand, if it did.
+      const check = await verifyDeal(parsePhh(text), seenCommitments.of(hand))
+        .catch((error) => ({ status: "mismatch", problems: [[String(error), String(error)]], checked: 0 }));
+      if (!left) stage.prepend(dealCheckView(check, hand));
     })
     .catch((problem) => fill(stage, h("p", { class: "error" }, problemText(problem))));
   return () => { left = true; stop(); };

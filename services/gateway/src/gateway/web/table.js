@@ -28,6 +28,7 @@ class TablePage {
     this.state = new TableState(id);
     this.ui = tableLayout(root, id);
     this.socket = null;
+    this.contributed = false; // to the next hand, when the page opened
     this.online = false;
     this.closed = false;
     this.name = (playerId) => (playerId === session.playerId ? session.principal?.nickname : null) || "…";
@@ -164,9 +165,21 @@ class TablePage {
     this.stopTournament.following = tid;
   }
 
+  /* A random value of ours for the deck of the table's next hand, whose seed the table committed to already
+   * (docs/fair-deal.md): sent when the page opens and whenever a hand we are dealt in starts. */
+  async contribute() {
+    const command = { value: randomContribution() };
+    if (!this.socket?.send({ type: "contribute", table_id: this.id, ...command })) {
+      await request("POST", `/tables/${encodeURIComponent(this.id)}/contributions`, command).catch((p) => console.warn(problemText(p)));
+    }
+  }
+
   async load() {
     try {
-      this.state.load(await request("GET", `/tables/${encodeURIComponent(this.id)}`));
+      const view = await request("GET", `/tables/${encodeURIComponent(this.id)}`);
+      this.state.load(view);
+      if (view.hand) seenCommitments.remember(view.hand.hand_id, view.hand.deck_commitment);
+      if (this.state.mySeat && view.next_deck_commitment && !this.contributed) { this.contributed = true; this.contribute(); }
       this.name = await nicknames([...this.state.seats.values()].map((s) => s.player_id));
       this.followTournament();
     } catch (problem) {
@@ -179,6 +192,10 @@ class TablePage {
     const { event, payload } = frame.data;
     if (event === "table.action.rejected") { toast(problemText({ title: payload.message, code: payload.code }), { kind: "error" }); return; }
     if (event === "table.chat.posted") { this.addLine(this.ui.chatLines, `${this.name(payload.player_id)}: ${payload.text}`); return; }
+    if (event === "table.hand.started") {
+      seenCommitments.remember(payload.hand_id, payload.deck_commitment);
+      if (payload.next_deck_commitment && payload.seats.some((s) => s.player_id === session.playerId)) this.contribute();
+    }
     if (event === "table.player.seated" || event === "table.table.opened" || event === "table.hand.started") {
       const ids = event === "table.player.seated" ? [payload.player.player_id] : payload.seats.map((s) => s.player_id);
       this.name = await nicknames([...this.state.seats.values()].map((s) => s.player_id).concat(ids));

@@ -47,6 +47,10 @@ tables = Table(
     Column("next_hand", JSON(none_as_null=True), nullable=True),
     # The seed of the last ended hand (hex), revealed: the next hand's public contribution (fair_deal.py).
     Column("last_seed", String(64), nullable=True),
+    # The next hand's secret seed (hex), already committed to; never published before that hand has ended.
+    Column("next_seed", String(64), nullable=True),
+    # Player id -> the value each player contributed to the next hand's deck.
+    Column("next_contributions", JSON(none_as_null=True), nullable=True),
     Column("opened_at", UtcDateTime, nullable=False),
     Column("updated_at", UtcDateTime, nullable=False),
 )

@@ -95,6 +95,8 @@ async def load_table(session: AsyncSession, table_id: str) -> Table | None:
         hand_ended_at=row["hand_ended_at"],
         next_hand=next_hand_from_json(row["next_hand"]) if row["next_hand"] else None,
         last_seed=row["last_seed"],
+        next_seed=row["next_seed"],
+        next_contributions=dict(row["next_contributions"] or {}),
     )
 
 
@@ -185,6 +187,8 @@ def _table_values(table: Table, public_state: dict[str, Any] | None, now: dateti
         "hand_ended_at": table.hand_ended_at,
         "next_hand": _next_hand_json(table.next_hand) if table.next_hand else None,
         "last_seed": table.last_seed,
+        "next_seed": table.next_seed,
+        "next_contributions": table.next_contributions or None,
         "updated_at": now,
     }
 

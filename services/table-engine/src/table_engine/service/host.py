@@ -40,7 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from table_engine.adapters import store
 from table_engine.domain.fair_deal import SEED_BYTES, DeckSource, derive_deck
 from table_engine.service.live import LiveHand
-from table_engine.service.machine import Refusal, TableMachine, new_table
+from table_engine.service.machine import Refusal, TableMachine, new_table, next_deck_commitment
 from table_engine.service.metrics import TableMetrics
 from table_engine.service.model import Seat, Table
 from table_engine.service.records import replay
@@ -52,7 +52,13 @@ log = logging.getLogger(__name__)
 # Sanctions that silence a player at the table (P-12.3, P-12.4): chat bans, and bans from the room or network.
 CHAT_BLOCKING = frozenset({"temporary_chat_ban", "permanent_chat_ban", "temporary_ban", "permanent_ban"})
 # Commands a player (through the gateway) sends: refusals go to that player alone (P-1.4).
-PLAYER_COMMANDS = (contract.PlayerAct, contract.PostChat, contract.SetSittingOut, contract.PlayerConnection)
+PLAYER_COMMANDS = (
+    contract.PlayerAct,
+    contract.PostChat,
+    contract.SetSittingOut,
+    contract.PlayerConnection,
+    contract.ContributeToDeck,
+)
 
 Step = Callable[[TableMachine], object]
 
@@ -69,6 +75,21 @@ DeckDerivation = Callable[[bytes, Sequence[str]], Sequence[int]]
 """Seed and contributions -> deck: `fair_deal.derive_deck`; tests substitute stacked decks."""
 
 
+class SecureDealer:
+    """The machine's `Dealer`: fresh seeds from the secure generator (P-1.3), so that no hand, not even one dealt
+    again after a void, reuses one; each deck derived from its source (and recorded)."""
+
+    def __init__(self, rng: Shuffler, derive: DeckDerivation) -> None:
+        self._rng = rng
+        self._derive = derive
+
+    def new_seed(self) -> bytes:
+        return self._rng.randbytes(SEED_BYTES)
+
+    def deal(self, source: DeckSource) -> tuple[str, Sequence[int]]:
+        return uuid.uuid4().hex, self._derive(source.seed, source.contributions)
+
+
 class TableHost:
     def __init__(
         self,
@@ -82,7 +103,7 @@ class TableHost:
         self.metrics = TableMetrics(runtime.registry)
         self.clock = clock
         self.rng = rng
-        self.derive = derive
+        self.dealer = SecureDealer(rng, derive)
         self.shard = settings.shard_index
         self.shards = settings.table_engine_shards
         self.queue = shard_queue(self.shard)
@@ -154,7 +175,7 @@ class TableHost:
                 self._stale.discard(table_id)
                 try:
                     async with self.runtime.db.transaction() as session:
-                        await self._run(session, table_id, None, lambda m: m.clock(self._new_hand))
+                        await self._run(session, table_id, None, lambda m: m.clock(self.dealer))
                 except Exception:
                     log.exception("table clock failed", extra={"table_id": table_id})
                     self._forget(table_id)
@@ -212,7 +233,7 @@ class TableHost:
                 )
             case contract.StartHand():
                 await self._run(
-                    session, command.table_id, command, lambda m: m.start_hand(command, self._new_hand, self.pause)
+                    session, command.table_id, command, lambda m: m.start_hand(command, self.dealer, self.pause)
                 )
             case contract.PauseTable():
                 await self._run(session, command.table_id, command, TableMachine.pause)
@@ -232,6 +253,10 @@ class TableHost:
                 await self._run(
                     session, command.table_id, command, lambda m: m.chat(command.player_id, command.text, banned=banned)
                 )
+            case contract.ContributeToDeck():
+                await self._run(
+                    session, command.table_id, command, lambda m: m.contribute(command.player_id, command.value)
+                )
             case contract.PlayerConnection():
                 await self._connection(session, command)
             case _:
@@ -244,7 +269,9 @@ class TableHost:
                 raise Refusal("wrong_shard", f"table {command.table_id} belongs to another shard")
             if await store.table_exists(session, command.table_id):
                 raise Refusal("table_exists", f"table {command.table_id} is already open")
-            table = new_table(command, shard=self.shard, now=now, draw_button=self.rng.choice)
+            table = new_table(
+                command, shard=self.shard, now=now, draw_button=self.rng.choice, draw_seed=self.dealer.new_seed
+            )
         except Refusal as refusal:
             await self._refuse(session, command.table_id, command, refusal)
             return
@@ -255,6 +282,7 @@ class TableHost:
             shard=self.shard,
             max_seats=table.max_seats,
             seats=command.seats,
+            next_deck_commitment=next_deck_commitment(table),
         )
         await self.runtime.outbox.add(session, opened)
 
@@ -323,12 +351,6 @@ class TableHost:
             self._hands.pop(table.table_id, None)
         else:
             self._hands[table.table_id] = machine.live
-
-    def _new_hand(self, contributions: tuple[str, ...]) -> tuple[str, DeckSource, Sequence[int]]:
-        """A hand's id, its deck's source and the deck: a fresh seed from the secure generator (P-1.3), so that
-        no hand, not even one dealt again after a void, reuses one; the deck derived from it is recorded too."""
-        source = DeckSource(self.rng.randbytes(SEED_BYTES), contributions)
-        return uuid.uuid4().hex, source, self.derive(source.seed, source.contributions)
 
     def _index(self, table: Table) -> None:
         """Keep the clock's list of kept hands and the gauge of tables nobody plays at in step with the table."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from platform_kit.events import Event
 from platform_kit.events import table as contract
@@ -33,7 +33,7 @@ from table_engine.domain import (
     initial_positions,
     next_positions,
 )
-from table_engine.domain.fair_deal import DeckSource
+from table_engine.domain.fair_deal import DeckSource, commitment
 from table_engine.service.live import LiveHand, Turn
 from table_engine.service.model import NextHand, Seat, Table
 from table_engine.service.protection import default_action, protect_all_in, protection_for
@@ -50,9 +50,17 @@ from table_engine.service.translate import (
 
 _KINDS = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind.CALL}
 
-Dealer = Callable[[tuple[str, ...]], tuple[str, DeckSource, Sequence[int]]]
-"""Given the contributions to its deck, the id, the deck's source (a fresh secret seed) and the deck (P-1.3)
-of a hand about to be dealt: called only when one is, so that a kept StartHand draws no seed."""
+
+class Dealer(Protocol):
+    """The randomness and the identities of the hands a table deals (P-1.3), injected by the host."""
+
+    def new_seed(self) -> bytes:
+        """A fresh secret seed from the secure generator: one per hand, never reused."""
+        ...
+
+    def deal(self, source: DeckSource) -> tuple[str, Sequence[int]]:
+        """The id and the deck of a hand about to be dealt from `source`: called only when one is."""
+        ...
 
 
 class Refusal(Exception):
@@ -87,9 +95,15 @@ class Effects:
 
 
 def new_table(
-    command: contract.OpenTable, *, shard: int, now: datetime, draw_button: Callable[[list[int]], int]
+    command: contract.OpenTable,
+    *,
+    shard: int,
+    now: datetime,
+    draw_button: Callable[[list[int]], int],
+    draw_seed: Callable[[], bytes],
 ) -> Table:
-    """The table an OpenTable command describes; `draw_button` picks the first button when none is given."""
+    """The table an OpenTable command describes; `draw_button` picks the first button when none is given,
+    `draw_seed` the secret seed of the first hand, committed to in `table.table.opened` (docs/fair-deal.md)."""
     numbers = [player.seat for player in command.seats]
     if len(set(numbers)) != len(numbers) or len({p.player_id for p in command.seats}) != len(numbers):
         raise Refusal("invalid_seating", "two players share a seat, or a player has two seats")
@@ -120,7 +134,13 @@ def new_table(
             p.seat: Seat(p.seat, p.player_id, p.stack, time_bank_ms=command.time_bank_seconds * 1000)
             for p in command.seats
         },
+        next_seed=draw_seed().hex(),
     )
+
+
+def next_deck_commitment(table: Table) -> str | None:
+    """What the table has committed to for its next hand: the SHA-256 of its next seed (docs/fair-deal.md)."""
+    return commitment(bytes.fromhex(table.next_seed)) if table.next_seed else None
 
 
 class TableMachine:
@@ -211,10 +231,17 @@ class TableMachine:
             config = HandConfig(
                 rules, {n: SeatConfig(occupied[n].player_id, occupied[n].stack) for n in dealt_in}, positions
             )
-            hand_id, source, deck = dealer(self._contributions())
+            # The seed committed to before any contribution to this hand was taken (one opened before
+            # contributions existed has none yet: it draws one now, as before).
+            seed = bytes.fromhex(table.next_seed) if table.next_seed else dealer.new_seed()
+            source = DeckSource(seed, self._contributions())
+            hand_id, deck = dealer.deal(source)
             hand = Hand(config, deck)
         except InvalidConfiguration as error:
             raise Refusal("cannot_deal", str(error)) from None
+        # Commit to the following hand's seed at once: contributions arriving from now on go into that hand.
+        table.next_seed = dealer.new_seed().hex()
+        table.next_contributions = {}
         table.status = "open"
         table.level = level
         table.hand_no = hand_no
@@ -236,6 +263,7 @@ class TableMachine:
                     for n in live.dealt_in
                 ],
                 deck_commitment=source.commitment,
+                next_deck_commitment=next_deck_commitment(table),
             )
         )
         for n in live.dealt_in:
@@ -252,9 +280,11 @@ class TableMachine:
         self._advance()
 
     def _contributions(self) -> tuple[str, ...]:
-        """The contributions to the next deck. Players send none yet (docs/fair-deal.md, "Next"): the public
-        value stands in, the table's last revealed seed, or its id before its first hand."""
-        return (self.table.last_seed or self.table.table_id,)
+        """The contributions to the next deck: the public value (the table's last revealed seed, or its id
+        before its first hand), always, so a hand nobody contributed to is dealt as before; then every value
+        the players sent since the seed was committed to (docs/fair-deal.md)."""
+        table = self.table
+        return (table.last_seed or table.table_id, *sorted(table.next_contributions.values()))
 
     # -------------------------------------------------------------------------------------- player commands
 
@@ -277,6 +307,19 @@ class TableMachine:
         if turn is not None and turn.seat == seat:
             self._charge_time(seat, turn.overtime_ms(self.now))
         self._advance()
+
+    def contribute(self, player_id: str, value: str) -> None:
+        """A seated player's value for the next hand's deck, whose seed is already committed to; during a hand it
+        goes into the following one. A player's later value for the same hand replaces the earlier."""
+        table = self._open_table()
+        self._seat_of(player_id)
+        committed = next_deck_commitment(table)
+        if committed is None:
+            raise Refusal("no_deck_commitment", "the table has not committed to its next deck yet")
+        table.next_contributions[player_id] = value
+        self.effects.emit(
+            contract.ContributionAccepted(table_id=table.table_id, player_id=player_id, deck_commitment=committed)
+        )
 
     def set_sitting_out(self, player_id: str, sitting_out: bool) -> None:
         self._open_table()

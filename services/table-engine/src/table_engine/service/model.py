@@ -86,7 +86,13 @@ class Table:
     """The hand the director asked for, waiting for the pause to end; at most one, and never with a hand in play."""
     last_seed: str | None = None
     """The seed (hex) of the table's last ended hand, completed or voided, so already revealed: the public
-    contribution to the next hand's deck while players send none (fair_deal.py)."""
+    contribution to every next hand's deck (fair_deal.py)."""
+    next_seed: str | None = None
+    """The secret seed (hex) of the table's next hand, drawn and committed to (its SHA-256 published) before
+    any contribution to that hand is accepted; saved, so a restart deals with the seed it committed to. None
+    only for a table opened before players' contributions: its next deal draws one on the spot."""
+    next_contributions: dict[str, str] = field(default_factory=dict)
+    """Player id -> the value that player contributed to the next hand's deck (the latest one sent)."""
 
     @property
     def nobody_acting(self) -> bool:

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from table_engine.adapters import store
 from table_engine.adapters.store import HandRecord
 from table_engine.domain import cards_text
+from table_engine.domain.fair_deal import commitment
 from table_engine.phh.notation import dumps
 from table_engine.phh.writer import audit_history, write
 from table_engine.service.model import nobody_acting
@@ -74,6 +75,12 @@ class TableView(BaseModel):
         False,
         description="Every seated player sits out: the table deals on by itself at its pace, blinds and antes "
         "posted and hands folded or checked, until the rising blinds bust someone.",
+    )
+    next_deck_commitment: str | None = Field(
+        None,
+        description="SHA-256 (hex) of the secret seed of the table's next hand, committed to before any player's "
+        "contribution to it is accepted (`POST /v1/tables/{table_id}/contributions` at the gateway); the seed is "
+        "revealed in that hand's history once it has ended (docs/fair-deal.md).",
     )
     seats: list[SeatView]
 
@@ -138,6 +145,7 @@ async def table_view(db: Database, table_id: str) -> TableView:
         hand=hand,
         next_hand_at=store.next_hand_from_json(row["next_hand"]).due_at if row["next_hand"] else None,
         nobody_acting=nobody_acting(row["status"], (seat["sitting_out"] for seat in seat_rows)),
+        next_deck_commitment=commitment(bytes.fromhex(row["next_seed"])) if row["next_seed"] else None,
         seats=[
             SeatView(
                 seat=seat["seat"],

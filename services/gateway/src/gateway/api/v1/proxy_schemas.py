@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from platform_kit.events.table import CONTRIBUTION_MAX_LENGTH, CONTRIBUTION_PATTERN
 from platform_kit.events.tournament import RegistrationEntry
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -84,6 +85,19 @@ class ChatLine(BaseModel):
 class SittingOut(BaseModel):
     model_config = _examples({"sitting_out": False})
     sitting_out: bool = Field(description="True: sit out (blinds still posted); false: come back in.")
+
+
+class DeckContribution(BaseModel):
+    model_config = _examples({"value": "9f2c4e7a01b3d5f6a8c0e2d4b6f8a0c2e4d6f8a0b2c4d6e8f0a2b4c6d8e0f2a4"})
+    value: str = Field(
+        min_length=1,
+        max_length=CONTRIBUTION_MAX_LENGTH,
+        pattern=CONTRIBUTION_PATTERN,
+        description="A random value of yours (1 to 64 printable ASCII characters, no space; the web client sends "
+        "32 random bytes in hex). It goes into the deck of the table's next hand, whose seed's commitment is "
+        "already published (`next_deck_commitment`), and is revealed with the seed after that hand "
+        "(docs/fair-deal.md).",
+    )
 
 
 class Accepted(BaseModel):

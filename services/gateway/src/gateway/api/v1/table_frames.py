@@ -3,6 +3,7 @@
     {"type": "act", "table_id": "t-42", "hand_id": "h-7f3a", "action": "raise", "amount": 240, "ref": "a1"}
     {"type": "chat", "table_id": "t-42", "text": "gl all", "ref": "c1"}
     {"type": "sit_out", "table_id": "t-42", "sitting_out": false}
+    {"type": "contribute", "table_id": "t-42", "value": "9f2c…", "ref": "d1"}
 
 Answer: `{"type": "accepted", "ref", "table_id"}` once the command is on its way to the table (its outcome comes
 on the table's channel), or `{"type": "error", "code", "message", "ref"}`. `ref` is the client's own, echoed.
@@ -15,15 +16,20 @@ from typing import Any
 from platform_kit.errors import ProblemError
 from pydantic import BaseModel, ValidationError
 
-from gateway.api.v1.proxy_schemas import ChatLine, SittingOut, TableAction
+from gateway.api.v1.proxy_schemas import ChatLine, DeckContribution, SittingOut, TableAction
 from gateway.domain.channels import Channel, ChannelKind, SocketKind
 from gateway.service.components import GatewayComponents
 from gateway.service.hub import Connection
 from gateway.service.protection import refuse_play
 
-FRAME_TYPES = frozenset({"act", "chat", "sit_out"})
+FRAME_TYPES = frozenset({"act", "chat", "sit_out", "contribute"})
 _ENVELOPE_FIELDS = ("type", "table_id", "ref")
-_BODIES: dict[str, type[BaseModel]] = {"act": TableAction, "chat": ChatLine, "sit_out": SittingOut}
+_BODIES: dict[str, type[BaseModel]] = {
+    "act": TableAction,
+    "chat": ChatLine,
+    "sit_out": SittingOut,
+    "contribute": DeckContribution,
+}
 
 
 class FrameRefused(Exception):
@@ -69,6 +75,8 @@ async def _command(components: GatewayComponents, connection: Connection, frame:
         await tables.chat(player_id, table_id, body.text)
     elif isinstance(body, SittingOut):
         await tables.sit_out(player_id, table_id, body.sitting_out)
+    elif isinstance(body, DeckContribution):
+        await tables.contribute(player_id, table_id, body.value)
     return table_id
 
 

@@ -10,7 +10,15 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from gateway.adapters.service_client import DownstreamProblem
 from gateway.api.access import allow, components_of
 from gateway.api.relay import clients_of, relay, segment
-from gateway.api.v1.proxy_schemas import TABLE_VIEW, Accepted, ChatLine, SittingOut, TableAction, answers
+from gateway.api.v1.proxy_schemas import (
+    TABLE_VIEW,
+    Accepted,
+    ChatLine,
+    DeckContribution,
+    SittingOut,
+    TableAction,
+    answers,
+)
 from gateway.domain.channels import ENTITY_ID_MAX, ENTITY_ID_PATTERN
 from gateway.domain.roles import Principal, Role
 from gateway.service.hand_audit import HandAudits
@@ -104,6 +112,21 @@ async def chat(table_id: TableId, body: ChatLine, request: Request, principal: S
 )
 async def sitting_out(table_id: TableId, body: SittingOut, request: Request, principal: SeatedPlayer) -> Accepted:
     await components_of(request).tables.sit_out(principal.subject_id, table_id, body.sitting_out)
+    return Accepted(table_id=table_id)
+
+
+@router.post(
+    "/tables/{table_id:path}/contributions",
+    status_code=status.HTTP_202_ACCEPTED,
+    summary="Contribute a random value to the deck of the table's next hand (provably fair deals)",
+    description="For players seated at the table: the table engine takes it only from one, and answers on the "
+    "table's stream to you alone, `table.contribution.accepted` (with the commitment of the hand it goes into) "
+    "or `table.action.rejected` (`not_seated`, `table_closed`, `no_deck_commitment`). The seed of that hand was committed to before: "
+    "the value cannot have been known when it was drawn. Sent during a hand, it goes into the following one; a "
+    "second value for the same hand replaces the first (docs/fair-deal.md).",
+)
+async def contribute(table_id: TableId, body: DeckContribution, request: Request, principal: SeatedPlayer) -> Accepted:
+    await components_of(request).tables.contribute(principal.subject_id, table_id, body.value)
     return Accepted(table_id=table_id)
 
 

@@ -16,8 +16,8 @@ Client → server                                         Server → client
 `{"type": "ping"}` / `{"type": "pong"}`                 `{"type": "pong"}` / `{"type": "ping"}`
                                                         `{"type": "error", "code", "message", "channel"?}`
 Table sockets, players only (`table_frames.py`):
-`{"type": "act" | "chat" | "sit_out", "table_id", …,    `{"type": "accepted", "ref", "table_id"}` or an error
-  "ref"?}`                                                with the same `ref`
+`{"type": "act" | "chat" | "sit_out" | "contribute",    `{"type": "accepted", "ref", "table_id"}` or an error
+  "table_id", …, "ref"?}`                                 with the same `ref`
 
 To resume after a reconnect, subscribe with the channel's `epoch` and the last `seq` received: the missed
 messages follow the `subscribed` answer. When `resync` is set, fetch the current state over REST and carry on
@@ -197,7 +197,10 @@ async def _handle(components: GatewayComponents, connection: Connection, frame: 
     else:
         hub.send(
             connection,
-            _error("bad_frame", "Unknown frame: expected ping, pong, subscribe, unsubscribe, act, chat or sit_out."),
+            _error(
+                "bad_frame",
+                "Unknown frame: expected ping, pong, subscribe, unsubscribe, act, chat, sit_out or contribute.",
+            ),
         )
 
 
