@@ -4,15 +4,18 @@ import pytest
 from platform_kit.bus import topic_matches
 from platform_kit.events import EVENT_TYPES
 from platform_kit.events.base import Event
-from platform_kit.events.table import ActionRejected, HoleCardsDealt
+from platform_kit.events.table import ActionRejected, ContributionAccepted, HoleCardsDealt
 
 PUBLIC_BINDINGS = ("table.#", "tournament.#", "totalizator.#", "wallet.#", "rating.#")
 
 
-def test_p1_4_hole_cards_and_refusals_are_the_private_events() -> None:
+def test_p1_4_hole_cards_refusals_and_deck_receipts_are_the_private_events() -> None:
+    """A player's deck contribution is acknowledged to them alone; the values are revealed with the hand's seed,
+    once it has ended (docs/fair-deal.md)."""
     assert {event_type for event_type, model in EVENT_TYPES.items() if model.PRIVATE} == {
         HoleCardsDealt.TYPE,
         ActionRejected.TYPE,
+        ContributionAccepted.TYPE,
     }
 
 

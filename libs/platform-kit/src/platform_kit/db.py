@@ -47,7 +47,7 @@ class UtcDateTime(TypeDecorator[datetime]):
 
 
 class Database:
-    def __init__(self, url: str, *, echo: bool = False, pool_size: int = 20, pool_timeout: float = 5.0) -> None:
+    def __init__(self, url: str, *, echo: bool = False, pool_size: int = 10, pool_timeout: float = 5.0) -> None:
         """At most `pool_size` connections (PostgreSQL), opened as the load asks for them and then kept; a request
         that finds all of them busy waits at most `pool_timeout` seconds, then fails with SQLAlchemy's
         TimeoutError, which the app factory answers 503 with Retry-After (platform_kit.errors) instead of

@@ -72,11 +72,11 @@ class ServiceSettings(BaseSettings):
         "set smaller or larger limits for some route families (the gateway: 16 KiB under /api/v1/auth).",
     )
     database_pool_size: int = Field(
-        20,
+        10,
         ge=1,
         description="The most PostgreSQL connections each process opens; each is opened when the load first "
         "needs it and then kept. Size it so that every process of every service together stays under the "
-        "server's max_connections.",
+        "server's max_connections (100 by default: ten processes of ten).",
     )
     database_pool_timeout_seconds: float = Field(
         5.0,
