@@ -330,3 +330,33 @@ def test_p12_an_operator_decides_a_report_from_the_queue_with_the_suggested_sanc
         assert "Written warning" in sanction.inner_text()
     finally:
         console.close()
+
+
+def test_the_money_screen_shows_the_ledger_reconciled_to_zero_network_and_concessionaire(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    """The imbalance gauge must read zero: the admin sees the network's ledger, an operator its concessionaire's
+    (and no network-wide panel)."""
+    nickname = f"Ledger{uuid.uuid4().hex[:6]}"
+    player_over_the_api(platform_url, nickname)  # money in the ledger: the welcome credit
+    _, demo_id = concessionaire_of(api, nickname)
+    admin = browser.new_page(viewport=DESKTOP)
+    operator = browser.new_page(viewport=DESKTOP)
+    try:
+        console_sign_in(admin, platform_url, ADMIN)
+        admin.click("a[data-tab='money']")
+        network = admin.locator(".staff-body > .reconciliation")
+        network.locator(".reconciliation-verdict[data-ok='true']").wait_for()
+        assert network.locator("tr[data-currency='EUR'] .imbalance").get_attribute("data-imbalance") == "0"
+        screenshot(admin, "network")
+
+        console_sign_in(operator, platform_url, new_operator(api, demo_id))
+        operator.click("a[data-tab='money']")
+        own = operator.locator(".money-pane .reconciliation")
+        own.locator(".reconciliation-verdict[data-ok='true']").wait_for()
+        assert own.locator("tr[data-currency='EUR'] .imbalance").get_attribute("data-imbalance") == "0"
+        assert operator.locator(".staff-body > .reconciliation").count() == 0  # the network's is the admins'
+        screenshot(operator, "concessionaire")
+    finally:
+        admin.close()
+        operator.close()

@@ -168,6 +168,9 @@ EXPECTED: dict[tuple[str, str], Access] = {
     ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/accounts"): ITS_STAFF_AND_PARTNER,
     ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/statement"): ITS_STAFF_AND_PARTNER,
     ("POST", f"{V1}/concessionaires/{{concessionaire_id}}/funding"): ITS_STAFF_AND_PARTNER,
+    # the ledger's reconciliation (issue 17): the network's for admins, a concessionaire's for its staff
+    ("GET", f"{V1}/reconciliation"): ADMIN_ONLY,
+    ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/reconciliation"): ITS_STAFF,
     # player protection (issue 17): the player sets, their concessionaire's staff and the admins read
     ("GET", f"{V1}/players/{{player_id}}/protection"): ON_THE_PLAYER_NO_PARTNER,
     ("GET", f"{V1}/players/{{player_id}}/protection/history"): ON_THE_PLAYER_NO_PARTNER,

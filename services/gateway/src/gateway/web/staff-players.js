@@ -53,10 +53,8 @@ staffPage("#/staff/player/:id", (body, { id }) => {
       term("rating"), `: ${num(r.rating, 1)} · `, term("tier"), ": ", tierLabel(r.tier_label), r.rank ? ` · #${num(r.rank)}` : "")),
     staffSection(both("Conduct and sanctions", "Condotta e sanzioni"), get("/conduct"), conductView, { class: "panel player-conduct" }),
     staffSection(both("Protection settings", "Strumenti di tutela"), get("/protection"), protectionView, { class: "panel player-protection" }),
-    staffSection(both("Protection history", "Storico della tutela"), get("/protection/history"), (found) => staffGrid(
-      [STAFF_TERMS.when, ["Setting", "Impostazione"], ["Value", "Valore"], ["Effective", "In vigore"], ["By", "Da"]],
-      found.changes.map((c) => [when(c.changed_at), [c.setting.replaceAll("_", " "), c.period ? ` (${c.period})` : ""], [c.value ?? "—", c.currency ? ` ${c.currency}` : ""],
-        [when(c.effective_from), c.effective_until ? ` → ${when(c.effective_until)}` : ""], c.changed_by])), { class: "panel protection-history" }),
+    staffSection(both("Protection history", "Storico della tutela"), get("/protection/history"), (found) => protectionHistoryTable(found.changes),
+      { class: "panel protection-history" }),
   );
 });
 
