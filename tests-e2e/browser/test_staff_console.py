@@ -137,6 +137,23 @@ def player_over_the_api(platform_url: str, nickname: str) -> tuple[Api, str]:
     pytest.fail("the welcome credit never arrived")
 
 
+def player_and_operator(platform_url: str, api: Api, nickname: str) -> tuple[Api, str, dict[str, str], Api]:
+    """A demo newcomer over the API (client, id), and a new operator of the demo concessionaire (login, client)."""
+    player, player_id = player_over_the_api(platform_url, nickname)
+    _, demo_id = concessionaire_of(api, nickname)
+    login = new_operator(api, demo_id)
+    operator = Api(platform_url)
+    operator.token = operator.call("POST", "/auth/staff/login", json=login)["access_token"]
+    return player, player_id, login, operator
+
+
+def registered(operator: Api, player: Api, body: dict[str, Any]) -> str:
+    """A tournament the operator creates and the player registers for (buy-in paid); its id."""
+    tournament_id = str(operator.call("POST", "/tournaments", json=body)["tournament_id"])
+    pay_once(player, f"/tournaments/{tournament_id}/registrations", {"entry": "buy_in"})
+    return tournament_id
+
+
 def pay_once(player: Api, path: str, body: dict[str, Any]) -> None:
     """A money move of the player's, with its Idempotency-Key."""
     headers = {"Authorization": f"Bearer {player.token}", "Idempotency-Key": uuid.uuid4().hex}
@@ -260,11 +277,7 @@ def test_p10_an_operator_cancels_with_a_reason_after_the_refund_preview(
     """Before the start every entry comes back whole (P-10): the preview names each entrant's refund, and the
     cancellation, once confirmed, answers the rule and the refunds the wallet then pays."""
     nickname = f"Refund{uuid.uuid4().hex[:6]}"
-    player, player_id = player_over_the_api(platform_url, nickname)
-    _, demo_id = concessionaire_of(api, nickname)
-    login = new_operator(api, demo_id)
-    operator = Api(platform_url)
-    operator.token = operator.call("POST", "/auth/staff/login", json=login)["access_token"]
+    player, player_id, login, operator = player_and_operator(platform_url, api, nickname)
     # Scheduled two hours ahead: the house bots that fill sit'n'gos cannot start it under the test.
     body = {
         "template": "scheduled_mtt",
@@ -272,9 +285,7 @@ def test_p10_an_operator_cancels_with_a_reason_after_the_refund_preview(
         "buy_in": {"prize_part_cents": 400, "fee_cents": 100},
         "starts_at": (datetime.now(UTC) + timedelta(hours=2)).isoformat(),
     }
-    tournament_id = operator.call("POST", "/tournaments", json=body)["tournament_id"]
-    pay_once(player, f"/tournaments/{tournament_id}/registrations", {"entry": "buy_in"})
-
+    tournament_id = registered(operator, player, body)
     console = browser.new_page(viewport=DESKTOP)
     try:
         console_sign_in(console, platform_url, login)
@@ -360,3 +371,39 @@ def test_the_money_screen_shows_the_ledger_reconciled_to_zero_network_and_conces
     finally:
         admin.close()
         operator.close()
+
+
+def test_p10_the_refund_preview_of_a_running_tournament_shows_the_amounts(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    """While running, the preview is the director's own P-10 calculation with each player's amount (heads-up:
+    both get back everything they paid, P-10.1), and the cancellation then refunds exactly that."""
+    nickname = f"Running{uuid.uuid4().hex[:6]}"
+    player, player_id, login, operator = player_and_operator(platform_url, api, nickname)
+    body = {
+        "template": "heads_up_sit_and_go",
+        "name": f"Running {nickname}",
+        "buy_in": {"prize_part_cents": 400, "fee_cents": 100},
+    }
+    tournament_id = registered(operator, player, body)
+    console = browser.new_page(viewport=DESKTOP)
+    try:
+        console_sign_in(console, platform_url, login)
+        console.goto(f"{platform_url}/#/staff/tournament/{tournament_id}")
+        # A house bot takes the other seat and the tournament starts.
+        console.wait_for_selector(".tournament-summary h2[data-status='running']", timeout=90_000)
+        console.fill("textarea.cancel-reason", "Table server fault")
+        console.click("button.preview-cancel")
+        row = console.locator(f".refund-preview tr[data-player='{player_id}']")
+        row.wait_for()
+        assert "€5.00" in row.inner_text()  # an amount, not only the rule and the chips
+        assert console.locator(".refund-preview .preview-rule").get_attribute("data-rule") == "P-10.1"
+        assert "€10.00" in console.locator(".refund-preview .preview-total").inner_text()  # both players
+        screenshot(console, "running-preview")
+        console.click("button.confirm-cancel")
+        outcome = console.locator(f".cancel-outcome tr[data-player='{player_id}']")
+        outcome.wait_for()
+        assert "€5.00" in outcome.inner_text()
+        assert console.locator(".cancel-outcome .cancelled").get_attribute("data-rule") == "P-10.1"
+    finally:
+        console.close()

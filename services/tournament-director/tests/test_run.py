@@ -446,7 +446,11 @@ def test_p10_cancellation_counts_the_state_after_the_last_completed_hand() -> No
     tables = sorted(dealer.hands)
     dealt = [seated.player_id for seated in dealer.dealt(tables[0])]
     dealer.complete(tables[0], dealer.busting(tables[0], dealt[:2], dealt[2]))  # 28 left, 6,000 for dealt[2]
+    before = dealer.run.to_json()
+    preview = dealer.run.cancellation_preview(dealer.now)
+    assert dealer.run.to_json() == before and not dealer.run.is_over  # the preview changes nothing
     cancellation = dealer.run.cancel(dealer.now, "database lost")  # the other tables' hands are void
+    assert preview.settlement == cancellation.settlement  # the console's preview is the cancellation's calculation
     case = cancellation.case
     assert sorted(case.chips) == sorted(dealer.run.players_left) and case.chips[dealt[2]] == 9_000
     assert sum(case.chips.values()) == 30 * 3_000

@@ -163,48 +163,44 @@ function tournamentActions(t, standings, name) {
     const answer = await request("POST", `${path}/cancellation`, { reason: reason.value }, { headers: { "Idempotency-Key": key } });
     fill(outcome, cancellationOutcome(answer, t.currency, name));
   }, { class: "danger confirm-cancel", hidden: true });
-  const show = h("button", { type: "button", class: "preview-cancel", onclick: () => {
+  const show = actionButton(both("Cancel: preview the refunds", "Annulla: anteprima dei rimborsi"), async () => {
     if (reason.value.trim().length < 3) { fill(preview, h("p", { class: "error" }, both("Give a reason (3 characters or more).", "Indica un motivo (almeno 3 caratteri)."))); return; }
-    fill(preview, refundPreview(t, standings, name));
+    fill(preview, refundPreview(t, await request("GET", `${path}/cancellation-preview`), standings, name));
     confirm.hidden = false;
-  } }, both("Cancel: preview the refunds", "Annulla: anteprima dei rimborsi"));
+  }, { class: "preview-cancel" });
   return [
     h("h2", {}, both("Actions", "Azioni")), start,
     h("label", {}, both("Reason for cancelling", "Motivo dell'annullamento"), reason), show, preview, confirm, outcome,
   ];
 }
 
-/* Before the start every entry comes back whole (P-10, P-3.2): the preview is exact. While running the director
- * applies P-10.1 … P-10.9 to the last completed hand; the preview names the rule and who is still in. */
-function refundPreview(t, standings, name) {
-  const price = t.buy_in_prize_cents + t.buy_in_fee_cents;
-  if (STARTABLE.has(t.status)) {
-    const rows = standings.players.map((p) => ({ attrs: { "data-player": p.player_id }, cells: [name(p.player_id), cents(price, t.currency)] }));
-    return [
-      h("p", {}, both("Not started: every entry is paid back in full (P-10).", "Non iniziato: ogni iscrizione viene rimborsata per intero (P-10).")),
-      staffGrid([TERMS.nickname, ["Refund", "Rimborso"]], rows),
-      h("p", { class: "preview-total" }, both("Total", "Totale"), `: ${cents(price * rows.length, t.currency)}`),
-    ];
-  }
-  const left = standings.players.filter((p) => !p.position);
-  const out = standings.players.filter((p) => p.position);
-  const rule = t.max_players === 2
-    ? both("Heads-up: both players get back everything they paid (P-10.1).", "Testa a testa: entrambi riavranno tutto ciò che hanno pagato (P-10.1).")
-    : both("Running: players still in get back what they paid plus their share of the residual prize pool; eliminated players in paid places get that prize (P-10.2–P-10.9).",
-      "In corso: chi è ancora in gioco riavrà quanto pagato più la sua quota del montepremi residuo; gli eliminati a premio riceveranno quel premio (P-10.2–P-10.9).");
+/* What cancelling now would refund, per player, as the director computes it (the cancellation's own calculation,
+ * nothing written): every entry in full before the start; while running the P-10 rule it names, on each table's
+ * last completed hand. */
+function refundPreview(t, previewed, standings, name) {
+  const rule = STARTABLE.has(t.status)
+    ? both("Not started: every entry is paid back in full (P-10).", "Non iniziato: ogni iscrizione viene rimborsata per intero (P-10).")
+    : both(`Running: refunds by rule ${previewed.rule} on each table's last completed hand; a hand in progress is void.`,
+      `In corso: rimborsi secondo la regola ${previewed.rule} sull'ultima mano conclusa di ogni tavolo; la mano in corso è annullata.`);
+  const left = standings.players.filter((p) => !p.position).length;
   return [
-    h("p", {}, rule),
-    h("p", {}, both(`${numEn(left.length)} still in, ${numEn(out.length)} eliminated; prize pool ${cents(t.prize_pool_cents, t.currency)}.`,
-      `${numIt(left.length)} ancora in gioco, ${numIt(out.length)} eliminati; montepremi ${cents(t.prize_pool_cents, t.currency)}.`)),
-    staffGrid([TERMS.nickname, TERMS.chips], left.map((p) => [name(p.player_id), num(p.chips)])),
+    h("p", { class: "preview-rule", "data-rule": previewed.rule }, rule),
+    STARTABLE.has(t.status) ? null : h("p", {}, both(`${numEn(left)} still in; prize pool ${cents(t.prize_pool_cents, t.currency)}.`,
+      `${numIt(left)} ancora in gioco; montepremi ${cents(t.prize_pool_cents, t.currency)}.`)),
+    refundGrid(previewed.refunds, previewed.currency, name),
+    h("p", { class: "preview-total" }, both("Total", "Totale"), `: ${cents(previewed.total_cash_cents, previewed.currency)}`),
   ];
+}
+
+function refundGrid(refunds, currency, name) {
+  return staffGrid([TERMS.nickname, ["Refund", "Rimborso"], TERMS.tickets],
+    refunds.map((r) => ({ attrs: { "data-player": r.player_id }, cells: [name(r.player_id), cents(r.cash_cents, currency), num(r.tickets)] })));
 }
 
 function cancellationOutcome(answer, currency, name) {
   const refunds = answer.refunds || [];
   return [
     h("p", { class: "cancelled", "data-rule": answer.rule || "" }, both("Cancelled", "Annullato"), answer.rule ? ` (${answer.rule})` : ""),
-    staffGrid([TERMS.nickname, ["Refund", "Rimborso"], TERMS.tickets],
-      refunds.map((r) => ({ attrs: { "data-player": r.player_id }, cells: [name(r.player_id), cents(r.cash_cents, currency), num(r.tickets)] }))),
+    refundGrid(refunds, currency, name),
   ];
 }

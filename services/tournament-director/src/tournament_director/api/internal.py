@@ -16,6 +16,7 @@ from tournament_director.api.deps import DirectorDep, PrincipalDep
 from tournament_director.api.keyed import answer_once
 from tournament_director.api.schemas import (
     CancellationIn,
+    CancellationPreviewOut,
     CancelledOut,
     PurchasedOut,
     PurchaseIn,
@@ -25,6 +26,7 @@ from tournament_director.api.schemas import (
     UnregisteredOut,
 )
 from tournament_director.service import definitions, lifecycle, purchases, queries, registration
+from tournament_director.service.cancellation_preview import preview as cancellation_preview_of
 from tournament_director.service.context import Director
 from tournament_director.service.principals import Principal, Role
 
@@ -178,6 +180,33 @@ async def _cancel(director: Director, principal: Principal, tournament_id: str, 
     refunds = [RefundOut(player_id=r.player_id, cash_cents=r.cash_cents, tickets=r.tickets) for r in cancelled.refunds]
     return CancelledOut(
         tournament_id=tournament_id, status="cancelled", reason=reason, rule=cancelled.rule, refunds=refunds
+    )
+
+
+@router.get(
+    "/tournaments/{tournament_id}/cancellation-preview",
+    response_model=CancellationPreviewOut,
+    summary="What cancelling now would refund (P-10), nothing written",
+)
+async def cancellation_preview(
+    tournament_id: str, director: DirectorDep, principal: PrincipalDep
+) -> CancellationPreviewOut:
+    """The cancellation's own computation on the state as it stands: every entry in full before the start, the
+    P-10 calculator on the last completed hands while running; 409 `not_cancellable` once over."""
+    async with director.runtime.db.sessions() as session:
+        tournament = await tournaments.get(session, tournament_id)
+        if tournament is None:
+            raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")
+        principal.require_manager_of(tournament.concessionaire_id)
+        previewed = await cancellation_preview_of(director, session, tournament)
+    lines = [RefundOut(player_id=r.player_id, cash_cents=r.cash_cents, tickets=r.tickets) for r in previewed.refunds]
+    return CancellationPreviewOut(
+        tournament_id=tournament_id,
+        status=tournament.status.value,
+        rule=previewed.rule,
+        currency=tournament.currency,
+        refunds=lines,
+        total_cash_cents=sum(line.cash_cents for line in lines),
     )
 
 

@@ -69,6 +69,17 @@ class CancelledOut(BaseModel):
     )
 
 
+class CancellationPreviewOut(BaseModel):
+    """What cancelling now would refund, nothing written (the console shows it before the operator confirms)."""
+
+    tournament_id: str
+    status: str = Field(description="The tournament's status now: registering, running…")
+    rule: str = Field(description="The refund rule that would apply: P-10 before the start, P-10.1 … P-10.9.")
+    currency: str
+    refunds: list[RefundOut]
+    total_cash_cents: int = Field(description="The refunds' cash, all players together.")
+
+
 class LobbyItem(BaseModel):
     tournament_id: str
     name: str

@@ -503,6 +503,12 @@ class TournamentRun:
         out.append(TournamentCancelled(state.tournament_id, reason, refunds(settlement, tuple(state.entries))))
         return Cancellation(case, settlement, tuple(out))
 
+    def cancellation_preview(self, now: datetime) -> Cancellation:
+        """What `cancel` at `now` would settle (P-10), this run unchanged: the same calculation on a copy, so the
+        console's preview and the cancellation cannot disagree on the same state."""
+        copy = TournamentRun.restore(self.to_json(), random.Random(0))  # cancelling deals nothing: no randomness
+        return copy.cancel(max(now, self._state.now), "preview")
+
     # ------------------------------------------------------------------------------------- internals: facts
 
     def _checked_table(self, fact: HandCompleted) -> int:

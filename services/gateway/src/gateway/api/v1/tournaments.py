@@ -182,6 +182,17 @@ async def start(tournament_id: str, request: Request, principal: Staff) -> Respo
     return await relay(director, "POST", _internal(tournament_id, "start"), principal=principal)
 
 
+@router.get(
+    "/tournaments/{tournament_id}/cancellation-preview",
+    summary="What cancelling now would refund, per player (P-10); nothing is cancelled",
+    description="The cancellation's own computation on the tournament as it stands: every entry in full before "
+    "the start; while running the P-10 rule on each table's last completed hand. 409 `not_cancellable` once over.",
+)
+async def cancellation_preview(tournament_id: str, request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    return await relay(director, "GET", _internal(tournament_id, "cancellation-preview"), principal=principal)
+
+
 @router.post(
     "/tournaments/{tournament_id}/cancellation",
     summary="Cancel a tournament: every entry is refunded (P-10)",
