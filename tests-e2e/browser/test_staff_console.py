@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from browser_support import ADMIN, DESKTOP, PASSWORD, Api, sign_up_in_browser
+from browser_support import ADMIN, DESKTOP, PASSWORD, PHONE, Api, sign_up_in_browser
 from test_sit_and_go import PLAY_SECONDS, play_to_the_end, wait_for_welcome_credit
 
 pytestmark = pytest.mark.e2e
@@ -152,6 +152,14 @@ def registered(operator: Api, player: Api, body: dict[str, Any]) -> str:
     tournament_id = str(operator.call("POST", "/tournaments", json=body)["tournament_id"])
     pay_once(player, f"/tournaments/{tournament_id}/registrations", {"entry": "buy_in"})
     return tournament_id
+
+
+def heads_up_for(platform_url: str, api: Api, nickname: str) -> tuple[str, dict[str, str], str]:
+    """A newcomer registered for a €4 + €1 heads-up sit'n'go a new operator created (a house bot takes the other
+    seat): the player's id, the operator's login, the tournament's id."""
+    player, player_id, login, operator = player_and_operator(platform_url, api, nickname)
+    body = {"template": "heads_up_sit_and_go", "name": nickname, "buy_in": {"prize_part_cents": 400, "fee_cents": 100}}
+    return player_id, login, registered(operator, player, body)
 
 
 def pay_once(player: Api, path: str, body: dict[str, Any]) -> None:
@@ -379,13 +387,7 @@ def test_p10_the_refund_preview_of_a_running_tournament_shows_the_amounts(
     """While running, the preview is the director's own P-10 calculation with each player's amount (heads-up:
     both get back everything they paid, P-10.1), and the cancellation then refunds exactly that."""
     nickname = f"Running{uuid.uuid4().hex[:6]}"
-    player, player_id, login, operator = player_and_operator(platform_url, api, nickname)
-    body = {
-        "template": "heads_up_sit_and_go",
-        "name": f"Running {nickname}",
-        "buy_in": {"prize_part_cents": 400, "fee_cents": 100},
-    }
-    tournament_id = registered(operator, player, body)
+    player_id, login, tournament_id = heads_up_for(platform_url, api, nickname)
     console = browser.new_page(viewport=DESKTOP)
     try:
         console_sign_in(console, platform_url, login)
@@ -407,3 +409,51 @@ def test_p10_the_refund_preview_of_a_running_tournament_shows_the_amounts(
         assert console.locator(".cancel-outcome .cancelled").get_attribute("data-rule") == "P-10.1"
     finally:
         console.close()
+
+
+def log_in_player(page: Any, base_url: str, nickname: str) -> None:
+    page.goto(f"{base_url}/#/login")
+    page.fill("input[name=login]", nickname)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/#/lobby", timeout=90_000)
+
+
+def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    """A technical problem: the operator pauses from the console with the problem named; the players' tournament
+    page says "Paused · In pausa" at once (desktop and phone), and no longer after the resumption."""
+    nickname = f"Paused{uuid.uuid4().hex[:6]}"
+    _, login, tournament_id = heads_up_for(platform_url, api, nickname)
+    console = browser.new_page(viewport=DESKTOP)
+    phone = browser.new_page(viewport=PHONE)
+    desktop = browser.new_page(viewport=DESKTOP)
+    try:
+        for page in (phone, desktop):
+            log_in_player(page, platform_url, nickname)
+            page.goto(f"{platform_url}/#/tournament/{tournament_id}")
+        console_sign_in(console, platform_url, login)
+        console.goto(f"{platform_url}/#/staff/tournament/{tournament_id}")
+        console.wait_for_selector(".tournament-summary h2[data-status='running']", timeout=90_000)
+        console.click("button.pause")  # no problem named: the API's validation, shown
+        console.wait_for_selector("#toasts .toast.error")
+        console.fill("input.pause-reason", "Database failover")
+        console.click("button.pause")
+        console.wait_for_selector(".tournament-live .paused-notice")
+        console.wait_for_selector("button.resume")
+        screenshot(console, "paused")
+        for page, name in ((phone, "phone"), (desktop, "desktop")):
+            notice = page.locator(".live .paused-notice")
+            notice.wait_for()
+            assert "Paused" in notice.inner_text() and "In pausa" in notice.inner_text()
+            screenshot(page, f"player-{name}")
+
+        console.click("button.resume")
+        console.wait_for_selector("input.pause-reason")
+        console.wait_for_selector(".tournament-live .paused-notice", state="detached")
+        for page in (phone, desktop):
+            page.locator(".live .paused-notice").wait_for(state="detached")
+    finally:
+        for page in (console, phone, desktop):
+            page.close()

@@ -126,6 +126,8 @@ EXPECTED: dict[tuple[str, str], Access] = {
     ("POST", f"{V1}/tournaments"): ANY_STAFF,  # each for its own concessionaire
     ("POST", f"{V1}/tournaments/{{tournament_id}}/start"): ITS_STAFF,
     ("GET", f"{V1}/tournaments/{{tournament_id}}/cancellation-preview"): ITS_STAFF,
+    ("POST", f"{V1}/tournaments/{{tournament_id}}/pause"): ITS_STAFF,
+    ("POST", f"{V1}/tournaments/{{tournament_id}}/resume"): ITS_STAFF,
     ("POST", f"{V1}/tournaments/{{tournament_id}}/cancellation"): ITS_STAFF,
     # tables and hands: public state for anyone signed in; the audit for the organiser's staff (P-1.3, P-1.4)
     ("GET", f"{V1}/tables/{{table_id:path}}/hands"): SIGNED_IN,
@@ -431,6 +433,8 @@ REQUESTS: dict[tuple[str, str], Request] = {
     ),
     ("POST", f"{V1}/tournaments/{{tournament_id}}/start"): Request(ids=MANAGED),
     ("GET", f"{V1}/tournaments/{{tournament_id}}/cancellation-preview"): Request(ids=MANAGED),
+    ("POST", f"{V1}/tournaments/{{tournament_id}}/pause"): Request(body=lambda ids, kind: REASON, ids=MANAGED),
+    ("POST", f"{V1}/tournaments/{{tournament_id}}/resume"): Request(ids=MANAGED),
     ("POST", f"{V1}/tournaments/{{tournament_id}}/cancellation"): Request(body=lambda ids, kind: REASON, ids=MANAGED),
     ("POST", f"{V1}/tables/{{table_id:path}}/actions"): Request(
         body=lambda ids, kind: {"hand_id": "not-the-hand-in-progress", "action": "check"}

@@ -104,8 +104,9 @@ staffPage("#/staff/tournament/:id", (body, { id }) => {
       const name = await nicknames(standings.players.map((p) => p.player_id));
       fill(summary, tournamentSummary(tournament));
       fill(live, tournamentLive(tournament, standings, name));
-      if (tournament.status !== shownStatus) { // the actions keep a half-typed reason until the status changes
-        shownStatus = tournament.status;
+      const state = `${tournament.status}${tournament.clock?.paused_at ? ":paused" : ""}`;
+      if (state !== shownStatus) { // the actions keep a half-typed reason until the status changes
+        shownStatus = state;
         fill(actions, tournamentActions(tournament, standings, name));
       }
     } catch (problem) {
@@ -140,6 +141,7 @@ function tournamentLive(t, standings, name) {
     cells: [p.position ? `#${p.position}` : "—", name(p.player_id), p.chips == null ? "—" : num(p.chips), p.prize_cents ? cents(p.prize_cents, t.currency) : "—"],
   }));
   return [
+    pausedNotice(clock),
     clock ? h("p", { class: "clock" }, term("level"), ` ${clock.level} · `, term("blinds"), ` ${num(clock.small_blind)}/${num(clock.big_blind)}`,
       clock.ante ? ` (ante ${num(clock.ante)})` : "", clock.on_break ? [" · ", both("on break", "in pausa")] : "",
       " · ", both("next change", "prossimo cambio"), ` ${when(clock.ends_at)}`) : null,
@@ -169,9 +171,26 @@ function tournamentActions(t, standings, name) {
     confirm.hidden = false;
   }, { class: "preview-cancel" });
   return [
-    h("h2", {}, both("Actions", "Azioni")), start,
+    h("h2", {}, both("Actions", "Azioni")), start, t.status === "running" ? pauseControl(t, path) : null,
     h("label", {}, both("Reason for cancelling", "Motivo dell'annullamento"), reason), show, preview, confirm, outcome,
   ];
+}
+
+/* A technical problem: pause (the clock stops, no new hand is dealt; players see it at once) with the problem
+ * named, and resume. The page redraws the actions when the pause begins or ends. */
+function pauseControl(t, path) {
+  if (t.clock?.paused_at) {
+    return h("div", { class: "actions pause-control" }, actionButton(both("Resume the tournament", "Riprendi il torneo"), async () => {
+      await request("POST", `${path}/resume`);
+      toast(say("Resumed", "Ripreso"));
+    }, { class: "resume" }));
+  }
+  const problem = h("input", { name: "pause_reason", minlength: 3, maxlength: 500, class: "pause-reason",
+    placeholder: say("The technical problem, as players are told", "Il problema tecnico, come lo leggono i giocatori") });
+  return h("div", { class: "actions pause-control" }, problem, actionButton(both("Pause (technical problem)", "Metti in pausa (problema tecnico)"), async () => {
+    await request("POST", `${path}/pause`, { reason: problem.value });
+    toast(say("Paused", "In pausa"));
+  }, { class: "secondary pause" }));
 }
 
 /* What cancelling now would refund, per player, as the director computes it (the cancellation's own calculation,

@@ -18,6 +18,7 @@ from tournament_director.api.schemas import (
     CancellationIn,
     CancellationPreviewOut,
     CancelledOut,
+    PauseIn,
     PurchasedOut,
     PurchaseIn,
     RefundOut,
@@ -25,7 +26,7 @@ from tournament_director.api.schemas import (
     RegistrationIn,
     UnregisteredOut,
 )
-from tournament_director.service import definitions, lifecycle, purchases, queries, registration
+from tournament_director.service import definitions, lifecycle, pauses, purchases, queries, registration
 from tournament_director.service.cancellation_preview import preview as cancellation_preview_of
 from tournament_director.service.context import Director
 from tournament_director.service.principals import Principal, Role
@@ -146,6 +147,26 @@ async def start(tournament_id: str, director: DirectorDep, principal: PrincipalD
     async with director.runtime.db.transaction() as session:
         tournament = await _managed(director, session, tournament_id, principal)
         await lifecycle.start_now(director, session, tournament)
+    return await queries.details(director, tournament_id)
+
+
+@router.post("/tournaments/{tournament_id}/pause", summary="Pause a running tournament for a technical problem")
+async def pause(tournament_id: str, body: PauseIn, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
+    """The blind clock stops and no new hand is dealt (hands in progress finish); `clock.paused_at` says since
+    when. 409 `tournament_already_paused`, `tournament_not_running`."""
+    async with director.runtime.db.transaction() as session:
+        tournament = await _managed(director, session, tournament_id, principal)
+        await pauses.pause(director, session, tournament, body.reason)
+    return await queries.details(director, tournament_id)
+
+
+@router.post("/tournaments/{tournament_id}/resume", summary="Resume a paused tournament")
+async def resume(tournament_id: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
+    """The clock runs again from where it stopped and the tables deal. 409 `tournament_not_paused`,
+    `tournament_not_running`."""
+    async with director.runtime.db.transaction() as session:
+        tournament = await _managed(director, session, tournament_id, principal)
+        await pauses.resume(director, session, tournament)
     return await queries.details(director, tournament_id)
 
 

@@ -32,6 +32,10 @@ class CancellationIn(_In):
     reason: str = Field(min_length=3, max_length=500)
 
 
+class PauseIn(_In):
+    reason: str = Field(min_length=3, max_length=500, description="The technical problem, as players are told.")
+
+
 class RegisteredOut(BaseModel):
     tournament_id: str
     player_id: str

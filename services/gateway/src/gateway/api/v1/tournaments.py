@@ -18,6 +18,7 @@ from gateway.api.v1.proxy_schemas import (
     TOURNAMENT_LISTING,
     UNREGISTERED,
     Cancellation,
+    Pause,
     Registration,
     answers,
     dict_body_examples,
@@ -180,6 +181,28 @@ async def create_tournament(
 async def start(tournament_id: str, request: Request, principal: Staff) -> Response:
     director = clients_of(request).tournament_director
     return await relay(director, "POST", _internal(tournament_id, "start"), principal=principal)
+
+
+@router.post(
+    "/tournaments/{tournament_id}/pause",
+    summary="Pause a running tournament for a technical problem",
+    description="The blind clock stops and no new hand is dealt (hands in progress finish); players see the "
+    "tournament paused with the reason. 409 `tournament_already_paused`, `tournament_not_running`.",
+)
+async def pause(tournament_id: str, body: Pause, request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    path = _internal(tournament_id, "pause")
+    return await relay(director, "POST", path, principal=principal, json=body.model_dump())
+
+
+@router.post(
+    "/tournaments/{tournament_id}/resume",
+    summary="Resume a paused tournament",
+    description="The clock runs again from where it stopped and the tables deal. 409 `tournament_not_paused`.",
+)
+async def resume(tournament_id: str, request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    return await relay(director, "POST", _internal(tournament_id, "resume"), principal=principal)
 
 
 @router.get(
