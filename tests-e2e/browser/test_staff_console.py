@@ -457,3 +457,70 @@ def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
     finally:
         for page in (console, phone, desktop):
             page.close()
+
+
+def test_an_admin_creates_a_concessionaire_and_its_operator_who_then_runs_only_it(
+    platform_url: str, browser: Any, screenshot: Any
+) -> None:
+    """The operator's account made from the console (admins only): the new operator signs in and the console
+    keeps to that concessionaire; an operator has no such screen; an unknown concessionaire is refused."""
+    code = f"sala-{uuid.uuid4().hex[:6]}"
+    operator_login = {"email": f"op-{code}@example.com", "password": PASSWORD}
+    admin = browser.new_page(viewport=DESKTOP)
+    operator = browser.new_page(viewport=DESKTOP)
+    try:
+        console_sign_in(admin, platform_url, ADMIN)
+        admin.click("a[data-tab='operators']")
+        admin.fill(".new-operator input[name=concessionaire_id]", "no-such-concessionaire")
+        admin.fill(".new-operator input[name=email]", operator_login["email"])
+        admin.fill(".new-operator input[name=password]", PASSWORD)
+        admin.click(".new-operator button[type=submit]")
+        admin.wait_for_selector(".new-operator .error:has-text('No such concessionaire')")
+
+        admin.fill(".new-concessionaire input[name=code]", code)
+        admin.fill(".new-concessionaire input[name=name]", f"Sala {code}")
+        admin.click(".new-concessionaire button[type=submit]")
+        admin.wait_for_selector(".created-concessionaire code")
+        concessionaire_id = admin.locator(".created-concessionaire code").inner_text()
+        assert admin.locator(".new-operator input[name=concessionaire_id]").input_value() == concessionaire_id
+        admin.click(".new-operator button[type=submit]")
+        admin.wait_for_selector(".created-operator [data-operator]")
+        screenshot(admin, "operator-created")
+
+        console_sign_in(operator, platform_url, operator_login)
+        operator.wait_for_selector(f".staff-head .concessionaire[data-code='{code}']")
+        assert operator.locator("a[data-tab='operators']").count() == 0
+        operator.goto(f"{platform_url}/#/staff/operators")
+        operator.wait_for_selector(".staff-body .refused")
+        assert operator.locator(".new-operator").count() == 0
+    finally:
+        admin.close()
+        operator.close()
+
+
+def test_an_operator_creates_a_recurring_sit_and_go_and_stops_it(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    """A recurring sit'n'go from the console (an identical one opens each time it fills), shown as such in the
+    list, and stopped from there: it plays, but opens no successor."""
+    nickname = f"Recur{uuid.uuid4().hex[:6]}"
+    player_over_the_api(platform_url, nickname)
+    _, demo_id = concessionaire_of(api, nickname)
+    console = browser.new_page(viewport=DESKTOP)
+    try:
+        console_sign_in(console, platform_url, new_operator(api, demo_id))
+        console.select_option(".new-tournament select[name=template]", "six_max_sit_and_go")
+        console.fill(".new-tournament input[name=name]", f"Every six {nickname}")
+        console.check(".new-tournament input[name=recurring]")
+        console.click(".new-tournament button[type=submit]")
+        console.wait_for_url("**/#/staff/tournament/*")
+        tournament_id = console.url.rsplit("/", 1)[-1]
+        console.click("a[data-tab='tournaments']")
+        row = console.locator(f".tournament-list tr[data-tournament='{tournament_id}']")
+        row.locator("button.stop-recurring").wait_for()
+        screenshot(console, "recurring")
+        row.locator("button.stop-recurring").click()
+        row.locator("button.stop-recurring").wait_for(state="detached")  # the list, read again, says it recurs no more
+        assert api.call("GET", f"/tournaments/{tournament_id}")["recurring"] is False
+    finally:
+        console.close()

@@ -126,6 +126,7 @@ EXPECTED: dict[tuple[str, str], Access] = {
     ("POST", f"{V1}/tournaments"): ANY_STAFF,  # each for its own concessionaire
     ("POST", f"{V1}/tournaments/{{tournament_id}}/start"): ITS_STAFF,
     ("GET", f"{V1}/tournaments/{{tournament_id}}/cancellation-preview"): ITS_STAFF,
+    ("DELETE", f"{V1}/tournaments/{{tournament_id}}/recurrence"): ITS_STAFF,
     ("POST", f"{V1}/tournaments/{{tournament_id}}/pause"): ITS_STAFF,
     ("POST", f"{V1}/tournaments/{{tournament_id}}/resume"): ITS_STAFF,
     ("POST", f"{V1}/tournaments/{{tournament_id}}/cancellation"): ITS_STAFF,
@@ -433,6 +434,7 @@ REQUESTS: dict[tuple[str, str], Request] = {
     ),
     ("POST", f"{V1}/tournaments/{{tournament_id}}/start"): Request(ids=MANAGED),
     ("GET", f"{V1}/tournaments/{{tournament_id}}/cancellation-preview"): Request(ids=MANAGED),
+    ("DELETE", f"{V1}/tournaments/{{tournament_id}}/recurrence"): Request(ids=MANAGED),
     ("POST", f"{V1}/tournaments/{{tournament_id}}/pause"): Request(body=lambda ids, kind: REASON, ids=MANAGED),
     ("POST", f"{V1}/tournaments/{{tournament_id}}/resume"): Request(ids=MANAGED),
     ("POST", f"{V1}/tournaments/{{tournament_id}}/cancellation"): Request(body=lambda ids, kind: REASON, ids=MANAGED),

@@ -13,10 +13,7 @@ staffPage("#/staff/money", (body) => {
     showMoney(pane, own);
     return;
   }
-  const known = h("datalist", { id: "concessionaire-ids" });
-  request("GET", "/players?limit=500").then((players) =>
-    fill(known, [...new Set(players.map((p) => p.concessionaire_id))].map((id) => h("option", { value: id })))).catch(() => {});
-  const chosen = h("input", { name: "concessionaire_id", list: "concessionaire-ids", placeholder: say("Concessionaire id", "Id del concessionario") });
+  const { input: chosen, known } = concessionaireIdInput("concessionaire-ids");
   body.append(reconciliationSection("/reconciliation", both("Reconciliation of the network's ledger", "Quadratura del registro della rete")));
   body.append(h("section", { class: "panel" }, h("label", {}, term("concessionaire"), chosen, known),
     h("button", { type: "button", class: "show-money", onclick: () => showMoney(pane, chosen.value.trim()) }, staffTerm("open"))), pane);

@@ -1,7 +1,8 @@
 /* The console's tournaments: the staff member's own (the lobby lists the network's; `concessionaire_id` says whose),
  * a new one from a template or from a whole definition (the director's validation messages shown as it gives
- * them), and one tournament's page: start, cancel with a reason after the refund preview (P-10, P-3.2), and while
- * it runs its clock, tables, players and chips. */
+ * them), recurring sit'n'gos (created with the box ticked, stopped from the list), and one tournament's page:
+ * start, pause for a technical problem and resume, cancel with a reason after the refund preview with each
+ * player's amount (P-10, P-3.2), and while it runs its clock, tables, players and chips. */
 "use strict";
 
 const STARTABLE = new Set(["announced", "registering"]);
@@ -28,9 +29,21 @@ function tournamentGrid(tournaments) {
       `${num(t.registered)} / ${num(t.max_players)}`,
       `${cents(t.buy_in_prize_cents, t.currency)} + ${cents(t.buy_in_fee_cents, t.currency)}`,
       when(t.starts_at),
+      recurrenceCell(t),
     ],
   }));
-  return staffGrid([STAFF_TERMS.name, ["Kind", "Tipo"], STAFF_TERMS.status, TERMS.players, TERMS.buyIn, ["Starts", "Inizio"]], rows);
+  return staffGrid([STAFF_TERMS.name, ["Kind", "Tipo"], STAFF_TERMS.status, TERMS.players, TERMS.buyIn, ["Starts", "Inizio"], ["Recurring", "Ricorrente"]], rows);
+}
+
+/* A recurring sit'n'go re-opens as an identical one when it fills; stopping it ends the chain with this one (it
+ * still plays). Only the one taking registrations can be stopped: the ones already full opened their successor. */
+function recurrenceCell(t) {
+  if (!t.recurring) return "—";
+  if (t.status !== "registering") return both("Yes", "Sì");
+  return h("span", { class: "recurring" }, both("Yes", "Sì"), " ", actionButton(both("Stop recurring", "Interrompi"), async () => {
+    await request("DELETE", `/tournaments/${encodeURIComponent(t.tournament_id)}/recurrence`);
+    toast(say("It will not re-open when full", "Non si riaprirà quando è pieno"));
+  }, { class: "secondary stop-recurring" }));
 }
 
 /* From a template (its parameters as the director names them) or from a whole definition in JSON. */
@@ -58,6 +71,8 @@ function newTournamentForm() {
         field(both("Buy-in: prize part (€)", "Iscrizione: quota montepremi (€)"), "prize_part", { inputmode: "decimal", value: "9.00" }),
         field(both("Buy-in: fee (€)", "Iscrizione: commissione (€)"), "fee", { inputmode: "decimal", value: "1.00" }),
         optionalField(both("Starts at (scheduled)", "Inizio (torneo programmato)"), "starts_at", { type: "datetime-local" }),
+        h("label", { class: "inline" }, h("input", { type: "checkbox", name: "recurring", value: "yes" }),
+          both("Recurring sit'n'go: an identical one opens each time it fills", "Sit'n'go ricorrente: se ne apre uno identico ogni volta che si riempie")),
         h("label", { class: "inline" }, fromScratch, both("From scratch: the whole definition below", "Da zero: tutta la definizione qui sotto")),
         h("details", {}, h("summary", {}, both("Definition: structure, blinds, payouts", "Definizione: struttura, bui, premi")), definition),
       ],
@@ -75,14 +90,15 @@ function newTournamentForm() {
 function tournamentBody(values) {
   const buyIn = { prize_part_cents: parseMinor(values.prize_part) ?? values.prize_part, fee_cents: parseMinor(values.fee) ?? values.fee };
   const startsAt = isoFromLocal(values.starts_at);
+  const recurring = values.recurring ? { recurring: true } : {};
   if (values.from_scratch) {
     let definition;
     try { definition = JSON.parse(values.definition); } catch (error) {
       throw { code: "validation_failed", title: `Definition: ${error.message}` };
     }
-    return { ...definition, name: values.name, buy_in: buyIn, ...(startsAt ? { starts_at: startsAt } : {}) };
+    return { ...definition, name: values.name, buy_in: buyIn, ...(startsAt ? { starts_at: startsAt } : {}), ...recurring };
   }
-  return { template: values.template, name: values.name, buy_in: buyIn, ...(startsAt ? { starts_at: startsAt } : {}) };
+  return { template: values.template, name: values.name, buy_in: buyIn, ...(startsAt ? { starts_at: startsAt } : {}), ...recurring };
 }
 
 /* ---- one tournament ------------------------------------------------------------------------------------- */

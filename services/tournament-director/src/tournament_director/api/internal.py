@@ -150,6 +150,16 @@ async def start(tournament_id: str, director: DirectorDep, principal: PrincipalD
     return await queries.details(director, tournament_id)
 
 
+@router.delete("/tournaments/{tournament_id}/recurrence", summary="Stop a recurring sit'n'go from re-opening")
+async def stop_recurring(tournament_id: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
+    """The sit'n'go plays as it is, but opens no successor when it fills (under its row lock, as the start that
+    would open one). Idempotent: a tournament that does not recur answers as it is."""
+    async with director.runtime.db.transaction() as session:
+        await _managed(director, session, tournament_id, principal)
+        await tournaments.stop_recurring(session, tournament_id)
+    return await queries.details(director, tournament_id)
+
+
 @router.post("/tournaments/{tournament_id}/pause", summary="Pause a running tournament for a technical problem")
 async def pause(tournament_id: str, body: PauseIn, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
     """The blind clock stops and no new hand is dealt (hands in progress finish); `clock.paused_at` says since

@@ -183,6 +183,16 @@ async def start(tournament_id: str, request: Request, principal: Staff) -> Respo
     return await relay(director, "POST", _internal(tournament_id, "start"), principal=principal)
 
 
+@router.delete(
+    "/tournaments/{tournament_id}/recurrence",
+    summary="Stop a recurring sit'n'go from re-opening when it fills",
+    description="It plays as it is but opens no successor: the recurring chain ends with it. Idempotent.",
+)
+async def stop_recurring(tournament_id: str, request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    return await relay(director, "DELETE", _internal(tournament_id, "recurrence"), principal=principal)
+
+
 @router.post(
     "/tournaments/{tournament_id}/pause",
     summary="Pause a running tournament for a technical problem",
