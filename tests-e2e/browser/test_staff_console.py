@@ -423,19 +423,24 @@ def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
     platform_url: str, api: Api, browser: Any, screenshot: Any
 ) -> None:
     """A technical problem: the operator pauses from the console with the problem named; the players' tournament
-    page says "Paused · In pausa" at once (desktop and phone), and no longer after the resumption."""
+    page says "Paused · In pausa" at once (desktop and phone), and so does the player's table; no longer after the
+    resumption."""
     nickname = f"Paused{uuid.uuid4().hex[:6]}"
     _, login, tournament_id = heads_up_for(platform_url, api, nickname)
     console = browser.new_page(viewport=DESKTOP)
     phone = browser.new_page(viewport=PHONE)
     desktop = browser.new_page(viewport=DESKTOP)
+    seated = browser.new_page(viewport=DESKTOP)
     try:
-        for page in (phone, desktop):
+        for page in (phone, desktop, seated):
             log_in_player(page, platform_url, nickname)
             page.goto(f"{platform_url}/#/tournament/{tournament_id}")
         console_sign_in(console, platform_url, login)
         console.goto(f"{platform_url}/#/staff/tournament/{tournament_id}")
         console.wait_for_selector(".tournament-summary h2[data-status='running']", timeout=90_000)
+        [table] = api.call("GET", f"/tournaments/{tournament_id}")["tables"]
+        seated.goto(f"{platform_url}/#/table/{table['table_id']}")
+        seated.wait_for_selector(".seat:not(.empty)")
         console.click("button.pause")  # no problem named: the API's validation, shown
         console.wait_for_selector("#toasts .toast.error")
         console.fill("input.pause-reason", "Database failover")
@@ -448,14 +453,18 @@ def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
             notice.wait_for()
             assert "Paused" in notice.inner_text() and "In pausa" in notice.inner_text()
             screenshot(page, f"player-{name}")
+        line = seated.locator(".hand-log .paused-line")
+        line.wait_for(state="attached")  # the hand log may sit in a folded panel
+        assert "Database failover" in (line.text_content() or "") and "in pausa" in (line.text_content() or "")
 
         console.click("button.resume")
         console.wait_for_selector("input.pause-reason")
         console.wait_for_selector(".tournament-live .paused-notice", state="detached")
         for page in (phone, desktop):
             page.locator(".live .paused-notice").wait_for(state="detached")
+        seated.locator(".hand-log .resumed-line").wait_for(state="attached")
     finally:
-        for page in (console, phone, desktop):
+        for page in (console, phone, desktop, seated):
             page.close()
 
 
