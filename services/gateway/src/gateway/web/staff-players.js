@@ -96,7 +96,7 @@ function protectionView(p) {
   const current = p.session;
   return h("dl", { class: "facts" },
     h("dt", {}, both("Self-exclusion", "Autoesclusione")), h("dd", { class: "self-exclusion" },
-      exclusion ? [exclusion.term, " · ", when(exclusion.starts_at), " → ", exclusion.ends_at ? when(exclusion.ends_at) : both("permanent", "permanente"),
+      exclusion ? [words(EXCLUSION_TERMS, exclusion.term), " · ", when(exclusion.starts_at), " → ", exclusion.ends_at ? when(exclusion.ends_at) : both("permanent", "permanente"),
         exclusion.in_force ? [" · ", both("in force", "in vigore")] : ""] : staffTerm("none")),
     h("dt", {}, both("Reality check", "Promemoria di sessione")), h("dd", {}, p.reality_check_minutes ? `${num(p.reality_check_minutes)} min` : "—"),
     h("dt", {}, both("Session limit", "Limite di sessione")), h("dd", {}, p.session_limit_minutes ? `${num(p.session_limit_minutes)} min` : "—"),
