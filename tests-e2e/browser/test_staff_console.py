@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from browser_support import ADMIN, DESKTOP, PASSWORD, Api, sign_up_in_browser
+from browser_support import ADMIN, DESKTOP, PASSWORD, PHONE, Api, sign_up_in_browser
 from test_sit_and_go import PLAY_SECONDS, play_to_the_end, wait_for_welcome_credit
 
 pytestmark = pytest.mark.e2e
@@ -135,6 +135,31 @@ def player_over_the_api(platform_url: str, nickname: str) -> tuple[Api, str]:
             return player, me
         time.sleep(0.5)  # polls for the welcome credit's arrival (an event), not for time to pass
     pytest.fail("the welcome credit never arrived")
+
+
+def player_and_operator(platform_url: str, api: Api, nickname: str) -> tuple[Api, str, dict[str, str], Api]:
+    """A demo newcomer over the API (client, id), and a new operator of the demo concessionaire (login, client)."""
+    player, player_id = player_over_the_api(platform_url, nickname)
+    _, demo_id = concessionaire_of(api, nickname)
+    login = new_operator(api, demo_id)
+    operator = Api(platform_url)
+    operator.token = operator.call("POST", "/auth/staff/login", json=login)["access_token"]
+    return player, player_id, login, operator
+
+
+def registered(operator: Api, player: Api, body: dict[str, Any]) -> str:
+    """A tournament the operator creates and the player registers for (buy-in paid); its id."""
+    tournament_id = str(operator.call("POST", "/tournaments", json=body)["tournament_id"])
+    pay_once(player, f"/tournaments/{tournament_id}/registrations", {"entry": "buy_in"})
+    return tournament_id
+
+
+def heads_up_for(platform_url: str, api: Api, nickname: str) -> tuple[str, dict[str, str], str]:
+    """A newcomer registered for a €4 + €1 heads-up sit'n'go a new operator created (a house bot takes the other
+    seat): the player's id, the operator's login, the tournament's id."""
+    player, player_id, login, operator = player_and_operator(platform_url, api, nickname)
+    body = {"template": "heads_up_sit_and_go", "name": nickname, "buy_in": {"prize_part_cents": 400, "fee_cents": 100}}
+    return player_id, login, registered(operator, player, body)
 
 
 def pay_once(player: Api, path: str, body: dict[str, Any]) -> None:
@@ -260,11 +285,7 @@ def test_p10_an_operator_cancels_with_a_reason_after_the_refund_preview(
     """Before the start every entry comes back whole (P-10): the preview names each entrant's refund, and the
     cancellation, once confirmed, answers the rule and the refunds the wallet then pays."""
     nickname = f"Refund{uuid.uuid4().hex[:6]}"
-    player, player_id = player_over_the_api(platform_url, nickname)
-    _, demo_id = concessionaire_of(api, nickname)
-    login = new_operator(api, demo_id)
-    operator = Api(platform_url)
-    operator.token = operator.call("POST", "/auth/staff/login", json=login)["access_token"]
+    player, player_id, login, operator = player_and_operator(platform_url, api, nickname)
     # Scheduled two hours ahead: the house bots that fill sit'n'gos cannot start it under the test.
     body = {
         "template": "scheduled_mtt",
@@ -272,9 +293,7 @@ def test_p10_an_operator_cancels_with_a_reason_after_the_refund_preview(
         "buy_in": {"prize_part_cents": 400, "fee_cents": 100},
         "starts_at": (datetime.now(UTC) + timedelta(hours=2)).isoformat(),
     }
-    tournament_id = operator.call("POST", "/tournaments", json=body)["tournament_id"]
-    pay_once(player, f"/tournaments/{tournament_id}/registrations", {"entry": "buy_in"})
-
+    tournament_id = registered(operator, player, body)
     console = browser.new_page(viewport=DESKTOP)
     try:
         console_sign_in(console, platform_url, login)
@@ -328,5 +347,189 @@ def test_p12_an_operator_decides_a_report_from_the_queue_with_the_suggested_sanc
         sanction = console.locator(".player-conduct tr[data-sanction]")
         sanction.wait_for()
         assert "Written warning" in sanction.inner_text()
+    finally:
+        console.close()
+
+
+def test_the_money_screen_shows_the_ledger_reconciled_to_zero_network_and_concessionaire(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    """The imbalance gauge must read zero: the admin sees the network's ledger, an operator its concessionaire's
+    (and no network-wide panel)."""
+    nickname = f"Ledger{uuid.uuid4().hex[:6]}"
+    player_over_the_api(platform_url, nickname)  # money in the ledger: the welcome credit
+    _, demo_id = concessionaire_of(api, nickname)
+    admin = browser.new_page(viewport=DESKTOP)
+    operator = browser.new_page(viewport=DESKTOP)
+    try:
+        console_sign_in(admin, platform_url, ADMIN)
+        admin.click("a[data-tab='money']")
+        network = admin.locator(".staff-body > .reconciliation")
+        network.locator(".reconciliation-verdict[data-ok='true']").wait_for()
+        assert network.locator("tr[data-currency='EUR'] .imbalance").get_attribute("data-imbalance") == "0"
+        screenshot(admin, "network")
+
+        console_sign_in(operator, platform_url, new_operator(api, demo_id))
+        operator.click("a[data-tab='money']")
+        own = operator.locator(".money-pane .reconciliation")
+        own.locator(".reconciliation-verdict[data-ok='true']").wait_for()
+        assert own.locator("tr[data-currency='EUR'] .imbalance").get_attribute("data-imbalance") == "0"
+        assert operator.locator(".staff-body > .reconciliation").count() == 0  # the network's is the admins'
+        screenshot(operator, "concessionaire")
+    finally:
+        admin.close()
+        operator.close()
+
+
+def test_p10_the_refund_preview_of_a_running_tournament_shows_the_amounts(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    """While running, the preview is the director's own P-10 calculation with each player's amount (heads-up:
+    both get back everything they paid, P-10.1), and the cancellation then refunds exactly that."""
+    nickname = f"Running{uuid.uuid4().hex[:6]}"
+    player_id, login, tournament_id = heads_up_for(platform_url, api, nickname)
+    console = browser.new_page(viewport=DESKTOP)
+    try:
+        console_sign_in(console, platform_url, login)
+        console.goto(f"{platform_url}/#/staff/tournament/{tournament_id}")
+        # A house bot takes the other seat and the tournament starts.
+        console.wait_for_selector(".tournament-summary h2[data-status='running']", timeout=90_000)
+        console.fill("textarea.cancel-reason", "Table server fault")
+        console.click("button.preview-cancel")
+        row = console.locator(f".refund-preview tr[data-player='{player_id}']")
+        row.wait_for()
+        assert "€5.00" in row.inner_text()  # an amount, not only the rule and the chips
+        assert console.locator(".refund-preview .preview-rule").get_attribute("data-rule") == "P-10.1"
+        assert "€10.00" in console.locator(".refund-preview .preview-total").inner_text()  # both players
+        screenshot(console, "running-preview")
+        console.click("button.confirm-cancel")
+        outcome = console.locator(f".cancel-outcome tr[data-player='{player_id}']")
+        outcome.wait_for()
+        assert "€5.00" in outcome.inner_text()
+        assert console.locator(".cancel-outcome .cancelled").get_attribute("data-rule") == "P-10.1"
+    finally:
+        console.close()
+
+
+def log_in_player(page: Any, base_url: str, nickname: str) -> None:
+    page.goto(f"{base_url}/#/login")
+    page.fill("input[name=login]", nickname)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/#/lobby", timeout=90_000)
+
+
+def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    """A technical problem: the operator pauses from the console with the problem named; the players' tournament
+    page says "Paused · In pausa" at once (desktop and phone), and so does the player's table; no longer after the
+    resumption."""
+    nickname = f"Paused{uuid.uuid4().hex[:6]}"
+    _, login, tournament_id = heads_up_for(platform_url, api, nickname)
+    console = browser.new_page(viewport=DESKTOP)
+    phone = browser.new_page(viewport=PHONE)
+    desktop = browser.new_page(viewport=DESKTOP)
+    seated = browser.new_page(viewport=DESKTOP)
+    try:
+        for page in (phone, desktop, seated):
+            log_in_player(page, platform_url, nickname)
+            page.goto(f"{platform_url}/#/tournament/{tournament_id}")
+        console_sign_in(console, platform_url, login)
+        console.goto(f"{platform_url}/#/staff/tournament/{tournament_id}")
+        console.wait_for_selector(".tournament-summary h2[data-status='running']", timeout=90_000)
+        [table] = api.call("GET", f"/tournaments/{tournament_id}")["tables"]
+        seated.goto(f"{platform_url}/#/table/{table['table_id']}")
+        seated.wait_for_selector(".seat:not(.empty)")
+        console.click("button.pause")  # no problem named: the API's validation, shown
+        console.wait_for_selector("#toasts .toast.error")
+        console.fill("input.pause-reason", "Database failover")
+        console.click("button.pause")
+        console.wait_for_selector(".tournament-live .paused-notice")
+        console.wait_for_selector("button.resume")
+        screenshot(console, "paused")
+        for page, name in ((phone, "phone"), (desktop, "desktop")):
+            notice = page.locator(".live .paused-notice")
+            notice.wait_for()
+            assert "Paused" in notice.inner_text() and "In pausa" in notice.inner_text()
+            screenshot(page, f"player-{name}")
+        line = seated.locator(".hand-log .paused-line")
+        line.wait_for(state="attached")  # the hand log may sit in a folded panel
+        assert "Database failover" in (line.text_content() or "") and "in pausa" in (line.text_content() or "")
+
+        console.click("button.resume")
+        console.wait_for_selector("input.pause-reason")
+        console.wait_for_selector(".tournament-live .paused-notice", state="detached")
+        for page in (phone, desktop):
+            page.locator(".live .paused-notice").wait_for(state="detached")
+        seated.locator(".hand-log .resumed-line").wait_for(state="attached")
+    finally:
+        for page in (console, phone, desktop, seated):
+            page.close()
+
+
+def test_an_admin_creates_a_concessionaire_and_its_operator_who_then_runs_only_it(
+    platform_url: str, browser: Any, screenshot: Any
+) -> None:
+    """The operator's account made from the console (admins only): the new operator signs in and the console
+    keeps to that concessionaire; an operator has no such screen; an unknown concessionaire is refused."""
+    code = f"sala-{uuid.uuid4().hex[:6]}"
+    operator_login = {"email": f"op-{code}@example.com", "password": PASSWORD}
+    admin = browser.new_page(viewport=DESKTOP)
+    operator = browser.new_page(viewport=DESKTOP)
+    try:
+        console_sign_in(admin, platform_url, ADMIN)
+        admin.click("a[data-tab='operators']")
+        admin.fill(".new-operator input[name=concessionaire_id]", "no-such-concessionaire")
+        admin.fill(".new-operator input[name=email]", operator_login["email"])
+        admin.fill(".new-operator input[name=password]", PASSWORD)
+        admin.click(".new-operator button[type=submit]")
+        admin.wait_for_selector(".new-operator .error:has-text('No such concessionaire')")
+
+        admin.fill(".new-concessionaire input[name=code]", code)
+        admin.fill(".new-concessionaire input[name=name]", f"Sala {code}")
+        admin.click(".new-concessionaire button[type=submit]")
+        admin.wait_for_selector(".created-concessionaire code")
+        concessionaire_id = admin.locator(".created-concessionaire code").inner_text()
+        assert admin.locator(".new-operator input[name=concessionaire_id]").input_value() == concessionaire_id
+        admin.click(".new-operator button[type=submit]")
+        admin.wait_for_selector(".created-operator [data-operator]")
+        screenshot(admin, "operator-created")
+
+        console_sign_in(operator, platform_url, operator_login)
+        operator.wait_for_selector(f".staff-head .concessionaire[data-code='{code}']")
+        assert operator.locator("a[data-tab='operators']").count() == 0
+        operator.goto(f"{platform_url}/#/staff/operators")
+        operator.wait_for_selector(".staff-body .refused")
+        assert operator.locator(".new-operator").count() == 0
+    finally:
+        admin.close()
+        operator.close()
+
+
+def test_an_operator_creates_a_recurring_sit_and_go_and_stops_it(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    """A recurring sit'n'go from the console (an identical one opens each time it fills), shown as such in the
+    list, and stopped from there: it plays, but opens no successor."""
+    nickname = f"Recur{uuid.uuid4().hex[:6]}"
+    player_over_the_api(platform_url, nickname)
+    _, demo_id = concessionaire_of(api, nickname)
+    console = browser.new_page(viewport=DESKTOP)
+    try:
+        console_sign_in(console, platform_url, new_operator(api, demo_id))
+        console.select_option(".new-tournament select[name=template]", "six_max_sit_and_go")
+        console.fill(".new-tournament input[name=name]", f"Every six {nickname}")
+        console.check(".new-tournament input[name=recurring]")
+        console.click(".new-tournament button[type=submit]")
+        console.wait_for_url("**/#/staff/tournament/*")
+        tournament_id = console.url.rsplit("/", 1)[-1]
+        console.click("a[data-tab='tournaments']")
+        row = console.locator(f".tournament-list tr[data-tournament='{tournament_id}']")
+        row.locator("button.stop-recurring").wait_for()
+        screenshot(console, "recurring")
+        row.locator("button.stop-recurring").click()
+        row.locator("button.stop-recurring").wait_for(state="detached")  # the list, read again, says it recurs no more
+        assert api.call("GET", f"/tournaments/{tournament_id}")["recurring"] is False
     finally:
         console.close()

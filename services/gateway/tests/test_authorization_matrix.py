@@ -125,6 +125,10 @@ EXPECTED: dict[tuple[str, str], Access] = {
     ("GET", f"{V1}/tournament-templates"): ANY_STAFF,
     ("POST", f"{V1}/tournaments"): ANY_STAFF,  # each for its own concessionaire
     ("POST", f"{V1}/tournaments/{{tournament_id}}/start"): ITS_STAFF,
+    ("GET", f"{V1}/tournaments/{{tournament_id}}/cancellation-preview"): ITS_STAFF,
+    ("DELETE", f"{V1}/tournaments/{{tournament_id}}/recurrence"): ITS_STAFF,
+    ("POST", f"{V1}/tournaments/{{tournament_id}}/pause"): ITS_STAFF,
+    ("POST", f"{V1}/tournaments/{{tournament_id}}/resume"): ITS_STAFF,
     ("POST", f"{V1}/tournaments/{{tournament_id}}/cancellation"): ITS_STAFF,
     # tables and hands: public state for anyone signed in; the audit for the organiser's staff (P-1.3, P-1.4)
     ("GET", f"{V1}/tables/{{table_id:path}}/hands"): SIGNED_IN,
@@ -170,6 +174,9 @@ EXPECTED: dict[tuple[str, str], Access] = {
     ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/accounts"): ITS_STAFF_AND_PARTNER,
     ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/statement"): ITS_STAFF_AND_PARTNER,
     ("POST", f"{V1}/concessionaires/{{concessionaire_id}}/funding"): ITS_STAFF_AND_PARTNER,
+    # the ledger's reconciliation (issue 17): the network's for admins, a concessionaire's for its staff
+    ("GET", f"{V1}/reconciliation"): ADMIN_ONLY,
+    ("GET", f"{V1}/concessionaires/{{concessionaire_id}}/reconciliation"): ITS_STAFF,
     # player protection (issue 17): the player sets, their concessionaire's staff and the admins read
     ("GET", f"{V1}/players/{{player_id}}/protection"): ON_THE_PLAYER_NO_PARTNER,
     ("GET", f"{V1}/players/{{player_id}}/protection/history"): ON_THE_PLAYER_NO_PARTNER,
@@ -428,6 +435,10 @@ REQUESTS: dict[tuple[str, str], Request] = {
         }
     ),
     ("POST", f"{V1}/tournaments/{{tournament_id}}/start"): Request(ids=MANAGED),
+    ("GET", f"{V1}/tournaments/{{tournament_id}}/cancellation-preview"): Request(ids=MANAGED),
+    ("DELETE", f"{V1}/tournaments/{{tournament_id}}/recurrence"): Request(ids=MANAGED),
+    ("POST", f"{V1}/tournaments/{{tournament_id}}/pause"): Request(body=lambda ids, kind: REASON, ids=MANAGED),
+    ("POST", f"{V1}/tournaments/{{tournament_id}}/resume"): Request(ids=MANAGED),
     ("POST", f"{V1}/tournaments/{{tournament_id}}/cancellation"): Request(body=lambda ids, kind: REASON, ids=MANAGED),
     ("POST", f"{V1}/tables/{{table_id:path}}/actions"): Request(
         body=lambda ids, kind: {"hand_id": "not-the-hand-in-progress", "action": "check"}

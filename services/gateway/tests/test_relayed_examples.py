@@ -59,6 +59,12 @@ RELAYED = {
         "POST",
         "/internal/v1/partner/funding",
     ),
+    ("GET", "/api/v1/reconciliation", "200"): ("wallet", "GET", "/internal/v1/reconciliation"),
+    ("GET", "/api/v1/concessionaires/{concessionaire_id}/reconciliation", "200"): (
+        "wallet",
+        "GET",
+        "/internal/v1/reconciliation",
+    ),
     ("GET", "/api/v1/leaderboard", "200"): ("rating", "GET", "/v1/leaderboard"),
     ("POST", "/api/v1/sanctions", "201"): ("rating", "POST", "/internal/v1/sanctions"),
 }

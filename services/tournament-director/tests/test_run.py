@@ -48,6 +48,8 @@ from tournament_director.domain.run_messages import (
     TableHeld,
     TournamentCancelled,
     TournamentFinished,
+    TournamentPaused,
+    TournamentResumed,
     TournamentStarted,
     UnseatPlayer,
     hand_category,
@@ -341,6 +343,30 @@ def test_p7_2_no_hand_starts_during_a_break_and_play_resumes_after_it() -> None:
     assert len(of_type(messages, StartHand)) == 4
 
 
+def test_a_pause_stops_the_clock_and_the_dealing_and_a_resumption_goes_on_where_it_stopped() -> None:
+    """A technical problem (issue 17): hands in progress finish, no new one is dealt and the level keeps the
+    time it had left; after the resumption the waiting tables deal at the same level, the clock shifted."""
+    dealer = Dealer(scheduled_30(), 30)
+    dealer.now += timedelta(minutes=4)
+    assert dealer.take(dealer.run.pause(dealer.now, "database failover")) == [
+        TournamentPaused("t", "database failover")
+    ]
+    assert dealer.run.paused_at == dealer.now and dealer.run.next_clock_change() is None
+    assert of_type(dealer.complete_all(), StartHand) == []  # the hands in progress finish; none follows
+    assert dealer.tick(30) == []  # 30 minutes paused: no level change
+    with pytest.raises(RunError):
+        dealer.run.pause(dealer.now, "again")
+    messages = dealer.take(dealer.run.resume(dealer.now))
+    assert messages[0] == TournamentResumed("t", 30 * 60, dealer.now + timedelta(minutes=6))
+    assert {start.level for start in of_type(messages, StartHand)} == {Level(10, 20, 0)}  # still level 1
+    assert len(of_type(messages, StartHand)) == 4
+    assert dealer.run.next_clock_change() == NOW + timedelta(minutes=40)  # the level's 6 minutes left, after it
+    restored = TournamentRun.restore(dealer.run.to_json(), random.Random(0))
+    assert restored.next_clock_change() == dealer.run.next_clock_change() and restored.paused_at is None
+    with pytest.raises(RunError):
+        dealer.run.resume(dealer.now)
+
+
 # ---- rebuys and add-ons (P-4) ---------------------------------------------------------------------------------
 
 
@@ -446,7 +472,11 @@ def test_p10_cancellation_counts_the_state_after_the_last_completed_hand() -> No
     tables = sorted(dealer.hands)
     dealt = [seated.player_id for seated in dealer.dealt(tables[0])]
     dealer.complete(tables[0], dealer.busting(tables[0], dealt[:2], dealt[2]))  # 28 left, 6,000 for dealt[2]
+    before = dealer.run.to_json()
+    preview = dealer.run.cancellation_preview(dealer.now)
+    assert dealer.run.to_json() == before and not dealer.run.is_over  # the preview changes nothing
     cancellation = dealer.run.cancel(dealer.now, "database lost")  # the other tables' hands are void
+    assert preview.settlement == cancellation.settlement  # the console's preview is the cancellation's calculation
     case = cancellation.case
     assert sorted(case.chips) == sorted(dealer.run.players_left) and case.chips[dealt[2]] == 9_000
     assert sum(case.chips.values()) == 30 * 3_000

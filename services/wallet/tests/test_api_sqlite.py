@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from sqlalchemy import text
 from wallet_test_client import running_wallet
 
 
@@ -73,3 +76,28 @@ async def test_p9_3_bonus_prizes_on_sqlite_are_bonus_money_paid_once(sqlite_url:
         assert [(a["kind"], a["balance"]) for a in sponsorship] == [("sponsorship", -400)]
         report = await api.reconciliation()
         assert report["ok"] is True and report["currencies"][0]["sum_of_balances"] == 0
+
+
+async def test_a_concessionaires_reconciliation_names_only_its_own_accounts(sqlite_url: str) -> None:
+    """An operator's view: the whole ledger's sum of balances (the figure that must read zero), and drift among
+    its own concessionaire's accounts and its players' only; another concessionaire's broken account is not
+    named to it."""
+    async with running_wallet(sqlite_url) as (app, api):
+        await api.open_player("p1", "c1")
+        await api.open_player("p2", "c2")
+        await api.deposit("c1", "p1", 1_000)
+        await api.deposit("c2", "p2", 2_000)
+        async with app.state.wallet.runtime.db.transaction() as session:  # money appears from nowhere, in c2
+            await session.execute(text("UPDATE accounts SET balance = balance + 1 WHERE owner = 'p2'"))
+
+        async def scoped(concessionaire: str) -> Any:
+            answer = await api.get("/internal/v1/reconciliation", concessionaire_id=concessionaire)
+            assert answer.status_code == 200, answer.text
+            return answer.json()
+
+        (c1,) = (await scoped("c1"))["currencies"]
+        (c2,) = (await scoped("c2"))["currencies"]
+        assert (c1["sum_of_balances"], c1["drifts"]) == (1, [])  # the ledger is off by 1; nothing of c1's drifted
+        assert c1["accounts"] == 2  # p1's account and c1's cash account
+        assert [d["account"] for d in c2["drifts"]] == ["player:p2:EUR"]
+        assert (await api.reconciliation())["ok"] is False

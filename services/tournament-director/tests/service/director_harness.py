@@ -180,6 +180,9 @@ class Platform:
     ) -> httpx.Response:
         return await self.director.post(path, json=body, headers=_internal(headers, key=key or uuid.uuid4().hex))
 
+    async def get(self, path: str, headers: dict[str, str] = ADMIN) -> httpx.Response:
+        return await self.director.get(path, headers=_internal(headers))
+
     async def tournament(self, tournament_id: str) -> dict[str, Any]:
         answer = await self.director.get(f"/v1/tournaments/{tournament_id}")
         assert answer.status_code == 200, answer.text

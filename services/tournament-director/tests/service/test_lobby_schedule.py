@@ -7,7 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from director_harness import ADMIN, START, TOKEN, Platform, running
+from director_harness import ADMIN, OPERATOR, START, TOKEN, Platform, running
 from platform_kit.events import tournament as events
 from tournament_director.adapters import tournaments
 from tournament_director.domain.lobby_schedule import DEFAULT_SCHEDULE, LobbyEntry, next_start, tournament_id
@@ -15,6 +15,7 @@ from tournament_director.service import recurring
 from tournament_director.service.lobby import Lobby
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}
+OTHER_OPERATOR = {"X-Principal-Role": "operator", "X-Principal-Id": "op-2", "X-Concessionaire-Id": "c2"}
 FUNDS = 5_000
 
 
@@ -61,6 +62,25 @@ async def test_issue15_13_a_sit_and_go_not_recurring_opens_no_successor(tmp_path
         first = await platform.create({"template": "heads_up_sit_and_go", "name": "Once", "buy_in": PRICE})
         await _fill(platform, first["tournament_id"], ["ann", "bob"])
         assert await _registering(platform, "Once") == []
+
+
+async def test_a_stopped_recurring_sit_and_go_plays_but_opens_no_successor(tmp_path: Path) -> None:
+    """Issue 17: staff end a recurring chain from the console; another concessionaire's operator may not."""
+    async with running(tmp_path) as platform:
+        body = {"template": "heads_up_sit_and_go", "name": "HU stop", "buy_in": PRICE, "recurring": True}
+        first = (await platform.create(body, OPERATOR))["tournament_id"]
+        path = f"/internal/v1/tournaments/{first}/recurrence"
+        other = await platform.director.delete(path, headers={"X-Internal-Token": TOKEN, **OTHER_OPERATOR})
+        assert other.status_code == 403
+        stopped = await platform.director.delete(path, headers={"X-Internal-Token": TOKEN, **OPERATOR})
+        assert stopped.status_code == 200 and stopped.json()["recurring"] is False
+        again = await platform.director.delete(path, headers={"X-Internal-Token": TOKEN, **OPERATOR})
+        assert again.status_code == 200  # idempotent
+
+        await _fill(platform, first, ["ann", "bob"])
+
+        assert await _registering(platform, "HU stop") == []
+        assert (await platform.tournament(first))["status"] in ("running", "finished")
 
 
 async def test_issue15_13_only_a_sit_and_go_recurs(tmp_path: Path) -> None:

@@ -127,10 +127,15 @@ async def test_p10_cancellation_mid_tournament_refunds_through_the_wallet(tmp_pa
         eliminated = {e.player_id for e in platform.events(events.PlayerEliminated)}
         left = len(players) - len(eliminated)
 
+        preview = await platform.get(f"/internal/v1/tournaments/{t}/cancellation-preview", OPERATOR)
         answer = await platform.post(f"/internal/v1/tournaments/{t}/cancellation", {"reason": "server fault"}, OPERATOR)
 
         assert answer.status_code == 200, answer.text
         assert answer.json()["rule"] == ("P-10.5" if left > 2 else "P-10.6")
+        # The preview was the cancellation's own computation, amounts included (the tables were held meanwhile).
+        assert preview.status_code == 200, preview.text
+        assert (preview.json()["rule"], preview.json()["refunds"]) == (answer.json()["rule"], answer.json()["refunds"])
+        assert preview.json()["total_cash_cents"] == sum(r["cash_cents"] for r in answer.json()["refunds"])
         await platform.settled(t)
         [cancelled] = platform.events(events.TournamentCancelled)
         refunds = {r.player_id: r.cash_cents for r in cancelled.refunds}
@@ -158,6 +163,11 @@ async def test_p10_cancelling_before_the_start_refunds_every_registration(tmp_pa
         other = {"X-Principal-Role": "operator", "X-Principal-Id": "op-2", "X-Concessionaire-Id": "c2"}
         forbidden = await platform.post(f"/internal/v1/tournaments/{t}/cancellation", {"reason": "mine"}, other)
         assert forbidden.status_code == 403
+        preview_path = f"/internal/v1/tournaments/{t}/cancellation-preview"
+        assert (await platform.get(preview_path, other)).status_code == 403
+        preview = (await platform.get(preview_path, OPERATOR)).json()
+        assert (preview["rule"], preview["total_cash_cents"]) == ("P-10", 2_000)
+        assert {r["player_id"]: r["cash_cents"] for r in preview["refunds"]} == {"ann": 1_000, "bob": 1_000}
 
         answer = await platform.post(f"/internal/v1/tournaments/{t}/cancellation", {"reason": "no interest"}, OPERATOR)
 
@@ -169,3 +179,5 @@ async def test_p10_cancelling_before_the_start_refunds_every_registration(tmp_pa
         left = await platform.unregister(t, "ann")
         assert (late.status_code, late.json()["code"]) == (409, "tournament_cancelled")
         assert (left.status_code, left.json()["code"]) == (409, "tournament_cancelled")
+        over = await platform.get(preview_path, OPERATOR)
+        assert (over.status_code, over.json()["code"]) == (409, "not_cancellable")

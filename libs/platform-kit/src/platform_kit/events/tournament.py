@@ -67,6 +67,24 @@ class TournamentStarted(Event):
     tables: list[str]
 
 
+class TournamentPaused(Event):
+    """The director paused a running tournament for a technical problem: the blind clock stops and no new hand is
+    dealt (hands in progress finish)."""
+
+    TYPE = "tournament.tournament.paused"
+    tournament_id: str
+    reason: str
+
+
+class TournamentResumed(Event):
+    """Play goes on after a pause: the clock runs again from where it stopped and the tables deal."""
+
+    TYPE = "tournament.tournament.resumed"
+    tournament_id: str
+    paused_seconds: int
+    level_ends_at: str | None = Field(description="When the current level or break now ends; null in the last level.")
+
+
 class LevelChanged(Event):
     TYPE = "tournament.level.changed"
     tournament_id: str

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from platform_kit.errors import NotFound
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -59,6 +60,14 @@ async def insert_concessionaire(session: AsyncSession, record: ConcessionaireRec
 async def get_concessionaire(session: AsyncSession, concessionaire_id: str) -> ConcessionaireRecord | None:
     row = (await session.execute(select(concessionaires).where(concessionaires.c.id == concessionaire_id))).first()
     return ConcessionaireRecord(**row._mapping) if row else None
+
+
+async def require_concessionaire(session: AsyncSession, concessionaire_id: str) -> ConcessionaireRecord:
+    """The concessionaire, or 404 `concessionaire_not_found`: one answer wherever staff name one that is not."""
+    record = await get_concessionaire(session, concessionaire_id)
+    if record is None:
+        raise NotFound("concessionaire_not_found", "No such concessionaire.")
+    return record
 
 
 async def concessionaire_by_code(session: AsyncSession, code: str) -> ConcessionaireRecord | None:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gateway.adapters.orm import player_protection, protection_changes
@@ -51,13 +52,13 @@ def record_of(player_id: str, row: Mapping[Any, Any] | None) -> ProtectionRecord
 
 
 async def put(session: AsyncSession, player_id: str, now: datetime, **values: Any) -> None:
-    """Set some columns of the player's row, creating it first if need be."""
-    c = player_protection.c
-    changed = await session.execute(
-        update(player_protection).where(c.player_id == player_id).values(updated_at=now, **values)
-    )
-    if changed.rowcount == 0:  # type: ignore[attr-defined]
-        await session.execute(player_protection.insert().values(player_id=player_id, updated_at=now, **values))
+    """Set some columns of the player's row, creating it if need be, in one statement: an update-then-insert
+    let two first writes for one player (a log-in and a setting at once) both insert, and one failed on the key."""
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    columns = {"updated_at": now, **values}
+    statement = insert(player_protection).values(player_id=player_id, **columns)
+    await session.execute(statement.on_conflict_do_update(index_elements=[player_protection.c.player_id], set_=columns))
 
 
 def exclusion_columns(exclusion: SelfExclusion) -> dict[str, Any]:

@@ -68,8 +68,7 @@ class Accounts:
         password_hash = await self._admitted_hash(form)
         try:
             async with self._context.db.transaction() as session:
-                if await identity_store.get_concessionaire(session, concessionaire_id) is None:
-                    raise NotFound("concessionaire_not_found", "No such concessionaire.")
+                await identity_store.require_concessionaire(session, concessionaire_id)
                 return await self._register(session, concessionaire_id, form, password_hash)
         except IntegrityError:
             raise _already_registered() from None

@@ -37,8 +37,7 @@ class ApiKeys:
             created_at=self._context.clock.now(),
         )
         async with self._context.db.transaction() as session:
-            if await identity_store.get_concessionaire(session, concessionaire_id) is None:
-                raise NotFound("concessionaire_not_found", "No such concessionaire.")
+            await identity_store.require_concessionaire(session, concessionaire_id)
             await api_key_store.insert(session, record)
         return CreatedApiKey(record, new_key.key)
 

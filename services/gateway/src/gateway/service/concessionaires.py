@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from platform_kit.errors import Conflict, NotFound
+from platform_kit.errors import Conflict
 from platform_kit.events.gateway import ConcessionaireCreated
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -39,10 +39,7 @@ class Concessionaires:
 
     async def get(self, concessionaire_id: str) -> ConcessionaireRecord:
         async with self._context.db.sessions() as session:
-            record = await identity_store.get_concessionaire(session, concessionaire_id)
-        if record is None:
-            raise NotFound("concessionaire_not_found", "No such concessionaire.")
-        return record
+            return await identity_store.require_concessionaire(session, concessionaire_id)
 
     async def all(self) -> list[ConcessionaireRecord]:
         async with self._context.db.sessions() as session:

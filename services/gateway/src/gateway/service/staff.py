@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from platform_kit.errors import Conflict, NotFound
+from platform_kit.errors import Conflict
 from sqlalchemy.exc import IntegrityError
 
 from gateway.adapters import identity_store
@@ -33,8 +33,7 @@ class Staff:
 
     async def create_operator(self, concessionaire_id: str, email: str, password: str) -> StaffRecord:
         async with self._context.db.sessions() as session:
-            if await identity_store.get_concessionaire(session, concessionaire_id) is None:
-                raise NotFound("concessionaire_not_found", "No such concessionaire.")
+            await identity_store.require_concessionaire(session, concessionaire_id)
         return await self._create(email, password, Role.OPERATOR, concessionaire_id)
 
     async def _create(self, email: str, password: str, role: Role, concessionaire_id: str | None) -> StaffRecord:

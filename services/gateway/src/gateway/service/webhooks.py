@@ -74,8 +74,7 @@ class Webhooks:
             created_at=self._context.clock.now(),
         )
         async with self._context.db.transaction() as session:
-            if await identity_store.get_concessionaire(session, concessionaire_id) is None:
-                raise NotFound("concessionaire_not_found", "No such concessionaire.")
+            await identity_store.require_concessionaire(session, concessionaire_id)
             await webhook_store.insert_endpoint(session, record)
         return WithSecret(record, secret)
 

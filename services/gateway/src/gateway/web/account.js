@@ -87,11 +87,13 @@ page("#/account", (view) => {
   const more = h("button", { class: "secondary", hidden: true }, both("Older", "Precedenti"));
   const coupons = h("div", {});
   const tickets = h("div", {});
+  const protection = h("section", { class: "panel protection" });
   view.append(
     h("section", { class: "panel" }, h("h1", {}, term("account")), balances, rating),
     h("section", { class: "panel" }, h("h2", {}, term("statement")), statement, more),
     h("section", { class: "panel" }, h("h2", {}, term("coupons")), coupons),
     h("section", { class: "panel" }, h("h2", {}, term("tickets")), tickets),
+    protection,
   );
   const me = session.playerId;
   if (!me) { fill(balances, h("p", {}, both("Staff accounts have no wallet.", "Gli account dello staff non hanno un conto."))); return; }
@@ -131,6 +133,7 @@ page("#/account", (view) => {
   showCoupons(coupons, me);
   showTickets(tickets, me);
   showRating(rating, me);
+  showProtection(protection, me); // protection.js
 }, { auth: true });
 
 async function showCoupons(coupons, me) {

@@ -227,6 +227,7 @@ const session = {
     const delay = Math.max(10, answer.expires_in - 60) * 1000;
     this.refreshTimer = setTimeout(() => this.refresh().catch(() => {}), delay);
     lobbyLink.start();
+    realityCheck.schedule(); // protection.js
     renderNav();
   },
 
@@ -237,6 +238,7 @@ const session = {
     localStorage.removeItem("refreshToken");
     localStorage.removeItem("principal");
     lobbyLink.stop();
+    realityCheck.stop();
     renderNav();
   },
 
@@ -303,6 +305,9 @@ const PROBLEM_WORDS = {
   chat_banned: "La chat ti è sospesa.",
   rate_limited: "Troppe richieste: riprova tra poco.",
   deposit_limit_exceeded: "Limite di deposito superato.",
+  player_self_excluded: "Ti sei autoescluso dal gioco.",
+  session_time_limit_reached: "La sessione ha raggiunto il limite di tempo che hai scelto.",
+  self_exclusion_in_force: "Un'autoesclusione è già in vigore e non si può accorciare.",
   forbidden: "Operazione non consentita.",
   validation_failed: "Dati non validi.",
 };
@@ -701,7 +706,10 @@ function start() {
   window.addEventListener("hashchange", navigate);
   window.addEventListener("resize", measureTopbar);
   new ResizeObserver(measureTopbar).observe(document.querySelector(".topbar"));
-  if (session.loggedIn) lobbyLink.start();
+  if (session.loggedIn) {
+    lobbyLink.start();
+    realityCheck.schedule();
+  }
   renderNav();
   navigate();
 }

@@ -197,12 +197,22 @@ function clockPanel(t) {
   const nextBreak = (t.definition?.blinds?.breaks || []).find((b) => b.after_level >= clock.level);
   const endsAt = clock.ends_at ? h("span", { class: "countdown", "data-until": clock.ends_at }, countdown(clock.ends_at)) : "—";
   return h("div", { class: "clock" },
+    pausedNotice(clock),
     h("p", {}, term("level"), ` ${clock.level}`, clock.on_break ? h("strong", {}, " · ", both("On break", "In pausa")) : "",
       " · ", term("blinds"), ` ${num(clock.small_blind)}/${num(clock.big_blind)}${clock.ante ? ` · ante ${num(clock.ante)}` : ""}`),
     h("p", {}, both("Next level in", "Prossimo livello tra"), " ", endsAt,
       next ? h("span", {}, " · ", term("blinds"), ` ${num(next.small_blind)}/${num(next.big_blind)}${next.ante ? ` · ante ${num(next.ante)}` : ""}`) : ""),
     nextBreak ? h("p", {}, both(`Next break: after level ${nextBreak.after_level}`, `Prossima pausa: dopo il livello ${nextBreak.after_level}`),
       ` (${num(nextBreak.duration_seconds / 60)} min)`) : null);
+}
+
+/* A running tournament the director paused for a technical problem: the clock stands still, no hand is dealt. */
+function pausedNotice(clock) {
+  if (!clock?.paused_at) return null;
+  return h("p", { class: "paused-notice", role: "status", "data-paused-at": clock.paused_at },
+    h("strong", {}, both("Paused", "In pausa")), " — ",
+    both(`a technical problem, since ${when(clock.paused_at, "en")}: the clock stands still and no new hand is dealt.`,
+      `problema tecnico, dalle ${when(clock.paused_at, "it")}: il tempo è fermo e non si distribuiscono nuove mani.`));
 }
 
 function countdown(iso) {

@@ -1,4 +1,5 @@
-/* The console's money and integration: a concessionaire's own accounts and statement, sponsorship and jackpot
+/* The console's money and integration: the ledger's reconciliation (the network's for administrators, the
+ * concessionaire's for its staff), a concessionaire's own accounts and statement, sponsorship and jackpot
  * funding, partner API keys and webhook endpoints with their delivery logs. An operator sees its own
  * concessionaire; an administrator picks one (by id, among those their players belong to). Funding is a money move:
  * one Idempotency-Key per intended movement, sent again when the same click is retried. */
@@ -12,10 +13,8 @@ staffPage("#/staff/money", (body) => {
     showMoney(pane, own);
     return;
   }
-  const known = h("datalist", { id: "concessionaire-ids" });
-  request("GET", "/players?limit=500").then((players) =>
-    fill(known, [...new Set(players.map((p) => p.concessionaire_id))].map((id) => h("option", { value: id })))).catch(() => {});
-  const chosen = h("input", { name: "concessionaire_id", list: "concessionaire-ids", placeholder: say("Concessionaire id", "Id del concessionario") });
+  const { input: chosen, known } = concessionaireIdInput("concessionaire-ids");
+  body.append(reconciliationSection("/reconciliation", both("Reconciliation of the network's ledger", "Quadratura del registro della rete")));
   body.append(h("section", { class: "panel" }, h("label", {}, term("concessionaire"), chosen, known),
     h("button", { type: "button", class: "show-money", onclick: () => showMoney(pane, chosen.value.trim()) }, staffTerm("open"))), pane);
 });
@@ -23,6 +22,7 @@ staffPage("#/staff/money", (body) => {
 function showMoney(pane, concessionaireId) {
   const base = `/concessionaires/${encodeURIComponent(concessionaireId)}`;
   fill(pane,
+    reconciliationSection(`${base}/reconciliation`, both("Reconciliation", "Quadratura")),
     staffSection(both("Accounts", "Conti"), () => request("GET", `${base}/accounts`), (found) => staffGrid(
       [["Account", "Conto"], ["Currency", "Valuta"], TERMS.balance],
       (found.accounts || found).map((a) => ({ attrs: { "data-account": a.kind }, cells: [a.kind.replaceAll("_", " "), a.currency, money(a.balance, a.currency, a.minor_units ?? 2)] }))),
@@ -35,6 +35,22 @@ function showMoney(pane, concessionaireId) {
     staffSection(both("Partner API keys", "Chiavi API dei partner"), () => request("GET", `${base}/api-keys`), (keys, reload) => apiKeys(base, keys, reload), { class: "panel api-keys" }),
     staffSection(both("Webhooks", "Webhook"), () => request("GET", `${base}/webhooks`), (endpoints) => webhooks(base, endpoints), { class: "panel webhooks" }),
   );
+}
+
+/* The ledger's imbalance gauge per currency, which must read zero, and any account that drifted from its entries
+ * or holds (an operator's: its concessionaire's and its players' only). */
+function reconciliationSection(path, title) {
+  return staffSection(title, () => request("GET", path), (report) => [
+    h("p", { class: `reconciliation-verdict ${report.ok ? "ok" : "error"}`, "data-ok": String(report.ok) }, report.ok
+      ? both("The ledger balances: every currency sums to zero.", "Il registro quadra: ogni valuta somma a zero.")
+      : both("The ledger does NOT balance: tell the network's administrators now.", "Il registro NON quadra: avvisa subito gli amministratori di rete."),
+    " ", h("span", { class: "muted" }, both(`checked ${when(report.checked_at, "en")}`, `verificato ${when(report.checked_at, "it")}`))),
+    staffGrid([["Currency", "Valuta"], ["Imbalance (must be 0)", "Squilibrio (deve essere 0)"], ["Accounts", "Conti"], ["Drifted accounts", "Conti non allineati"]],
+      report.currencies.map((c) => ({ attrs: { "data-currency": c.currency, "data-ok": String(c.ok) }, cells: [c.currency,
+        h("span", { class: "imbalance", "data-imbalance": String(c.sum_of_balances) }, money(c.sum_of_balances, c.currency)), num(c.accounts),
+        c.drifts.length ? c.drifts.map((d) => h("div", { class: "drift" }, h("code", {}, d.account), ` ${money(d.balance, c.currency)} ≠ ${money(d.balance_from_entries, c.currency)}`)) : "0"] })),
+      both("No accounts yet.", "Ancora nessun conto.")),
+  ], { class: "panel reconciliation" });
 }
 
 function fundingForm(base) {

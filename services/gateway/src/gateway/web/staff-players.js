@@ -53,10 +53,8 @@ staffPage("#/staff/player/:id", (body, { id }) => {
       term("rating"), `: ${num(r.rating, 1)} · `, term("tier"), ": ", tierLabel(r.tier_label), r.rank ? ` · #${num(r.rank)}` : "")),
     staffSection(both("Conduct and sanctions", "Condotta e sanzioni"), get("/conduct"), conductView, { class: "panel player-conduct" }),
     staffSection(both("Protection settings", "Strumenti di tutela"), get("/protection"), protectionView, { class: "panel player-protection" }),
-    staffSection(both("Protection history", "Storico della tutela"), get("/protection/history"), (found) => staffGrid(
-      [STAFF_TERMS.when, ["Setting", "Impostazione"], ["Value", "Valore"], ["Effective", "In vigore"], ["By", "Da"]],
-      found.changes.map((c) => [when(c.changed_at), [c.setting.replaceAll("_", " "), c.period ? ` (${c.period})` : ""], [c.value ?? "—", c.currency ? ` ${c.currency}` : ""],
-        [when(c.effective_from), c.effective_until ? ` → ${when(c.effective_until)}` : ""], c.changed_by])), { class: "panel protection-history" }),
+    staffSection(both("Protection history", "Storico della tutela"), get("/protection/history"), (found) => protectionHistoryTable(found.changes),
+      { class: "panel protection-history" }),
   );
 });
 
@@ -98,7 +96,7 @@ function protectionView(p) {
   const current = p.session;
   return h("dl", { class: "facts" },
     h("dt", {}, both("Self-exclusion", "Autoesclusione")), h("dd", { class: "self-exclusion" },
-      exclusion ? [exclusion.term, " · ", when(exclusion.starts_at), " → ", exclusion.ends_at ? when(exclusion.ends_at) : both("permanent", "permanente"),
+      exclusion ? [words(EXCLUSION_TERMS, exclusion.term), " · ", when(exclusion.starts_at), " → ", exclusion.ends_at ? when(exclusion.ends_at) : both("permanent", "permanente"),
         exclusion.in_force ? [" · ", both("in force", "in vigore")] : ""] : staffTerm("none")),
     h("dt", {}, both("Reality check", "Promemoria di sessione")), h("dd", {}, p.reality_check_minutes ? `${num(p.reality_check_minutes)} min` : "—"),
     h("dt", {}, both("Session limit", "Limite di sessione")), h("dd", {}, p.session_limit_minutes ? `${num(p.session_limit_minutes)} min` : "—"),

@@ -1,7 +1,8 @@
 /* The console's tournaments: the staff member's own (the lobby lists the network's; `concessionaire_id` says whose),
  * a new one from a template or from a whole definition (the director's validation messages shown as it gives
- * them), and one tournament's page: start, cancel with a reason after the refund preview (P-10, P-3.2), and while
- * it runs its clock, tables, players and chips. */
+ * them), recurring sit'n'gos (created with the box ticked, stopped from the list), and one tournament's page:
+ * start, pause for a technical problem and resume, cancel with a reason after the refund preview with each
+ * player's amount (P-10, P-3.2), and while it runs its clock, tables, players and chips. */
 "use strict";
 
 const STARTABLE = new Set(["announced", "registering"]);
@@ -28,9 +29,21 @@ function tournamentGrid(tournaments) {
       `${num(t.registered)} / ${num(t.max_players)}`,
       `${cents(t.buy_in_prize_cents, t.currency)} + ${cents(t.buy_in_fee_cents, t.currency)}`,
       when(t.starts_at),
+      recurrenceCell(t),
     ],
   }));
-  return staffGrid([STAFF_TERMS.name, ["Kind", "Tipo"], STAFF_TERMS.status, TERMS.players, TERMS.buyIn, ["Starts", "Inizio"]], rows);
+  return staffGrid([STAFF_TERMS.name, ["Kind", "Tipo"], STAFF_TERMS.status, TERMS.players, TERMS.buyIn, ["Starts", "Inizio"], ["Recurring", "Ricorrente"]], rows);
+}
+
+/* A recurring sit'n'go re-opens as an identical one when it fills; stopping it ends the chain with this one (it
+ * still plays). Only the one taking registrations can be stopped: the ones already full opened their successor. */
+function recurrenceCell(t) {
+  if (!t.recurring) return "—";
+  if (t.status !== "registering") return both("Yes", "Sì");
+  return h("span", { class: "recurring" }, both("Yes", "Sì"), " ", actionButton(both("Stop recurring", "Interrompi"), async () => {
+    await request("DELETE", `/tournaments/${encodeURIComponent(t.tournament_id)}/recurrence`);
+    toast(say("It will not re-open when full", "Non si riaprirà quando è pieno"));
+  }, { class: "secondary stop-recurring" }));
 }
 
 /* From a template (its parameters as the director names them) or from a whole definition in JSON. */
@@ -58,6 +71,8 @@ function newTournamentForm() {
         field(both("Buy-in: prize part (€)", "Iscrizione: quota montepremi (€)"), "prize_part", { inputmode: "decimal", value: "9.00" }),
         field(both("Buy-in: fee (€)", "Iscrizione: commissione (€)"), "fee", { inputmode: "decimal", value: "1.00" }),
         optionalField(both("Starts at (scheduled)", "Inizio (torneo programmato)"), "starts_at", { type: "datetime-local" }),
+        h("label", { class: "inline" }, h("input", { type: "checkbox", name: "recurring", value: "yes" }),
+          both("Recurring sit'n'go: an identical one opens each time it fills", "Sit'n'go ricorrente: se ne apre uno identico ogni volta che si riempie")),
         h("label", { class: "inline" }, fromScratch, both("From scratch: the whole definition below", "Da zero: tutta la definizione qui sotto")),
         h("details", {}, h("summary", {}, both("Definition: structure, blinds, payouts", "Definizione: struttura, bui, premi")), definition),
       ],
@@ -75,14 +90,15 @@ function newTournamentForm() {
 function tournamentBody(values) {
   const buyIn = { prize_part_cents: parseMinor(values.prize_part) ?? values.prize_part, fee_cents: parseMinor(values.fee) ?? values.fee };
   const startsAt = isoFromLocal(values.starts_at);
+  const recurring = values.recurring ? { recurring: true } : {};
   if (values.from_scratch) {
     let definition;
     try { definition = JSON.parse(values.definition); } catch (error) {
       throw { code: "validation_failed", title: `Definition: ${error.message}` };
     }
-    return { ...definition, name: values.name, buy_in: buyIn, ...(startsAt ? { starts_at: startsAt } : {}) };
+    return { ...definition, name: values.name, buy_in: buyIn, ...(startsAt ? { starts_at: startsAt } : {}), ...recurring };
   }
-  return { template: values.template, name: values.name, buy_in: buyIn, ...(startsAt ? { starts_at: startsAt } : {}) };
+  return { template: values.template, name: values.name, buy_in: buyIn, ...(startsAt ? { starts_at: startsAt } : {}), ...recurring };
 }
 
 /* ---- one tournament ------------------------------------------------------------------------------------- */
@@ -104,8 +120,9 @@ staffPage("#/staff/tournament/:id", (body, { id }) => {
       const name = await nicknames(standings.players.map((p) => p.player_id));
       fill(summary, tournamentSummary(tournament));
       fill(live, tournamentLive(tournament, standings, name));
-      if (tournament.status !== shownStatus) { // the actions keep a half-typed reason until the status changes
-        shownStatus = tournament.status;
+      const state = `${tournament.status}${tournament.clock?.paused_at ? ":paused" : ""}`;
+      if (state !== shownStatus) { // the actions keep a half-typed reason until the status changes
+        shownStatus = state;
         fill(actions, tournamentActions(tournament, standings, name));
       }
     } catch (problem) {
@@ -140,6 +157,7 @@ function tournamentLive(t, standings, name) {
     cells: [p.position ? `#${p.position}` : "—", name(p.player_id), p.chips == null ? "—" : num(p.chips), p.prize_cents ? cents(p.prize_cents, t.currency) : "—"],
   }));
   return [
+    pausedNotice(clock),
     clock ? h("p", { class: "clock" }, term("level"), ` ${clock.level} · `, term("blinds"), ` ${num(clock.small_blind)}/${num(clock.big_blind)}`,
       clock.ante ? ` (ante ${num(clock.ante)})` : "", clock.on_break ? [" · ", both("on break", "in pausa")] : "",
       " · ", both("next change", "prossimo cambio"), ` ${when(clock.ends_at)}`) : null,
@@ -163,48 +181,61 @@ function tournamentActions(t, standings, name) {
     const answer = await request("POST", `${path}/cancellation`, { reason: reason.value }, { headers: { "Idempotency-Key": key } });
     fill(outcome, cancellationOutcome(answer, t.currency, name));
   }, { class: "danger confirm-cancel", hidden: true });
-  const show = h("button", { type: "button", class: "preview-cancel", onclick: () => {
+  const show = actionButton(both("Cancel: preview the refunds", "Annulla: anteprima dei rimborsi"), async () => {
     if (reason.value.trim().length < 3) { fill(preview, h("p", { class: "error" }, both("Give a reason (3 characters or more).", "Indica un motivo (almeno 3 caratteri)."))); return; }
-    fill(preview, refundPreview(t, standings, name));
+    fill(preview, refundPreview(t, await request("GET", `${path}/cancellation-preview`), standings, name));
     confirm.hidden = false;
-  } }, both("Cancel: preview the refunds", "Annulla: anteprima dei rimborsi"));
+  }, { class: "preview-cancel" });
   return [
-    h("h2", {}, both("Actions", "Azioni")), start,
+    h("h2", {}, both("Actions", "Azioni")), start, t.status === "running" ? pauseControl(t, path) : null,
     h("label", {}, both("Reason for cancelling", "Motivo dell'annullamento"), reason), show, preview, confirm, outcome,
   ];
 }
 
-/* Before the start every entry comes back whole (P-10, P-3.2): the preview is exact. While running the director
- * applies P-10.1 … P-10.9 to the last completed hand; the preview names the rule and who is still in. */
-function refundPreview(t, standings, name) {
-  const price = t.buy_in_prize_cents + t.buy_in_fee_cents;
-  if (STARTABLE.has(t.status)) {
-    const rows = standings.players.map((p) => ({ attrs: { "data-player": p.player_id }, cells: [name(p.player_id), cents(price, t.currency)] }));
-    return [
-      h("p", {}, both("Not started: every entry is paid back in full (P-10).", "Non iniziato: ogni iscrizione viene rimborsata per intero (P-10).")),
-      staffGrid([TERMS.nickname, ["Refund", "Rimborso"]], rows),
-      h("p", { class: "preview-total" }, both("Total", "Totale"), `: ${cents(price * rows.length, t.currency)}`),
-    ];
+/* A technical problem: pause (the clock stops, no new hand is dealt; players see it at once) with the problem
+ * named, and resume. The page redraws the actions when the pause begins or ends. */
+function pauseControl(t, path) {
+  if (t.clock?.paused_at) {
+    return h("div", { class: "actions pause-control" }, actionButton(both("Resume the tournament", "Riprendi il torneo"), async () => {
+      await request("POST", `${path}/resume`);
+      toast(say("Resumed", "Ripreso"));
+    }, { class: "resume" }));
   }
-  const left = standings.players.filter((p) => !p.position);
-  const out = standings.players.filter((p) => p.position);
-  const rule = t.max_players === 2
-    ? both("Heads-up: both players get back everything they paid (P-10.1).", "Testa a testa: entrambi riavranno tutto ciò che hanno pagato (P-10.1).")
-    : both("Running: players still in get back what they paid plus their share of the residual prize pool; eliminated players in paid places get that prize (P-10.2–P-10.9).",
-      "In corso: chi è ancora in gioco riavrà quanto pagato più la sua quota del montepremi residuo; gli eliminati a premio riceveranno quel premio (P-10.2–P-10.9).");
+  const problem = h("input", { name: "pause_reason", minlength: 3, maxlength: 500, class: "pause-reason",
+    placeholder: say("The technical problem, as players are told", "Il problema tecnico, come lo leggono i giocatori") });
+  return h("div", { class: "actions pause-control" }, problem, actionButton(both("Pause (technical problem)", "Metti in pausa (problema tecnico)"), async () => {
+    await request("POST", `${path}/pause`, { reason: problem.value });
+    toast(say("Paused", "In pausa"));
+  }, { class: "secondary pause" }));
+}
+
+/* What cancelling now would refund, per player, as the director computes it (the cancellation's own calculation,
+ * nothing written): every entry in full before the start; while running the P-10 rule it names, on each table's
+ * last completed hand. */
+function refundPreview(t, previewed, standings, name) {
+  const rule = STARTABLE.has(t.status)
+    ? both("Not started: every entry is paid back in full (P-10).", "Non iniziato: ogni iscrizione viene rimborsata per intero (P-10).")
+    : both(`Running: refunds by rule ${previewed.rule} on each table's last completed hand; a hand in progress is void.`,
+      `In corso: rimborsi secondo la regola ${previewed.rule} sull'ultima mano conclusa di ogni tavolo; la mano in corso è annullata.`);
+  const left = standings.players.filter((p) => !p.position).length;
   return [
-    h("p", {}, rule),
-    h("p", {}, both(`${numEn(left.length)} still in, ${numEn(out.length)} eliminated; prize pool ${cents(t.prize_pool_cents, t.currency)}.`,
-      `${numIt(left.length)} ancora in gioco, ${numIt(out.length)} eliminati; montepremi ${cents(t.prize_pool_cents, t.currency)}.`)),
-    staffGrid([TERMS.nickname, TERMS.chips], left.map((p) => [name(p.player_id), num(p.chips)])),
+    h("p", { class: "preview-rule", "data-rule": previewed.rule }, rule),
+    STARTABLE.has(t.status) ? null : h("p", {}, both(`${numEn(left)} still in; prize pool ${cents(t.prize_pool_cents, t.currency)}.`,
+      `${numIt(left)} ancora in gioco; montepremi ${cents(t.prize_pool_cents, t.currency)}.`)),
+    refundGrid(previewed.refunds, previewed.currency, name),
+    h("p", { class: "preview-total" }, both("Total", "Totale"), `: ${cents(previewed.total_cash_cents, previewed.currency)}`),
   ];
+}
+
+function refundGrid(refunds, currency, name) {
+  return staffGrid([TERMS.nickname, ["Refund", "Rimborso"], TERMS.tickets],
+    refunds.map((r) => ({ attrs: { "data-player": r.player_id }, cells: [name(r.player_id), cents(r.cash_cents, currency), num(r.tickets)] })));
 }
 
 function cancellationOutcome(answer, currency, name) {
   const refunds = answer.refunds || [];
   return [
     h("p", { class: "cancelled", "data-rule": answer.rule || "" }, both("Cancelled", "Annullato"), answer.rule ? ` (${answer.rule})` : ""),
-    staffGrid([TERMS.nickname, ["Refund", "Rimborso"], TERMS.tickets],
-      refunds.map((r) => ({ attrs: { "data-player": r.player_id }, cells: [name(r.player_id), cents(r.cash_cents, currency), num(r.tickets)] }))),
+    refundGrid(refunds, currency, name),
   ];
 }

@@ -17,6 +17,7 @@ const STAFF_TERMS = {
   reports: ["Reports", "Segnalazioni"],
   draws: ["Totalizator", "Totalizzatore"],
   money: ["Money", "Denaro"],
+  operators: ["Operators", "Operatori"],
   admin: ["Network administrator", "Amministratore di rete"],
   operator: ["Operator", "Operatore"],
   refused: ["Not available to you", "Non disponibile per te"],
@@ -53,6 +54,7 @@ const STAFF_TABS = [
   ["#/staff/reports", "reports", false],
   ["#/staff/draws", "draws", true],
   ["#/staff/money", "money", false],
+  ["#/staff/operators", "operators", true],
 ];
 
 /* A console page: the sign-in form for whoever is not staff, the tabs, then `render(body, params)`. */
@@ -128,6 +130,16 @@ function staffGrid(columns, rows, empty = staffTerm("none")) {
     return h("tr", attrs, cells.map((cell) => h("td", {}, cell)));
   });
   return stackable(h("table", { class: "grid" }, h("thead", {}, h("tr", {}, columns.map((c) => h("th", {}, both(...c))))), h("tbody", {}, body)));
+}
+
+/* An input for a concessionaire's id, suggesting those the administrator's players belong to (the public list of
+ * concessionaires gives codes, not ids). */
+function concessionaireIdInput(listId) {
+  const known = h("datalist", { id: listId });
+  request("GET", "/players?limit=500").then((players) =>
+    fill(known, [...new Set(players.map((p) => p.concessionaire_id))].map((id) => h("option", { value: id })))).catch(() => {});
+  const input = h("input", { name: "concessionaire_id", list: listId, required: true, placeholder: say("Concessionaire id", "Id del concessionario") });
+  return { input, known };
 }
 
 /* Cents of a currency (the tournament's are EUR unless it says otherwise). */

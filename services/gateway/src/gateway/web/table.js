@@ -303,7 +303,7 @@ function tableCentre(state) {
 }
 
 /* The tournament of the table, followed on the lobby socket while the table is shown: the player's result,
- * rebuy and add-on offers, level changes, and a move to another table. Returns the function that stops it. */
+ * rebuy and add-on offers, level changes, a pause for a technical problem, and a move to another table. Returns the function that stops it. */
 function followTableTournament(tid, ui, addLine) {
   return lobbyLink.listen((frame) => {
     const { event, payload = {} } = frame.data || {};
@@ -322,6 +322,12 @@ function followTableTournament(tid, ui, addLine) {
         : both(`Level ${payload.level_no}: blinds ${blinds}`, `Livello ${payload.level_no}: bui ${blinds}`));
     }
     if (event === "tournament.player.moved" && payload.player_id === session.playerId) location.hash = `#/table/${encodeURIComponent(payload.to_table_id)}`;
+    // A technical problem: the hand in progress finishes, then no hand is dealt until the director resumes.
+    if (event === "tournament.tournament.paused") {
+      addLine(h("span", { class: "paused-line" }, both(`Tournament paused: ${payload.reason}`, `Torneo in pausa: ${payload.reason}`)));
+      toast(say("Tournament paused for a technical problem: no new hand until it resumes.", "Torneo in pausa per un problema tecnico: nessuna nuova mano fino alla ripresa."), { seconds: 15 });
+    }
+    if (event === "tournament.tournament.resumed") addLine(h("span", { class: "resumed-line" }, both("Play resumes", "Si riprende a giocare")));
   }, [`tournament:${tid}`]);
 }
 

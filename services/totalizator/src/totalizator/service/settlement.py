@@ -76,8 +76,10 @@ class Settlements:
     async def preview(self, draw_id: str) -> dict[str, Any]:
         """What settling now would give, as the verifier's report (T-8.4): categories, coefficients, jackpot
         top-up and the next jackpot, for staff to check before settling. Nothing is written: the same domain
-        computation `settle` runs, on the same stored coupons, so the preview is the settlement."""
-        async with self.context.db.transaction() as session:
+        computation `settle` runs, on the same stored coupons, so the preview is the settlement. A read session,
+        not a transaction: nothing is locked (SQLite's write lock would queue the preview behind every writer),
+        and a closed draw's coupons no longer change; `settle` reads them again under its lock anyway."""
+        async with self.context.db.sessions() as session:
             record = await draws.get(session, draw_id)
             if record.status is not DrawStatus.CLOSED:
                 raise wrong_status(draw_id, record.status, "be previewed for settlement")

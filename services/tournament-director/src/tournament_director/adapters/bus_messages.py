@@ -44,6 +44,8 @@ TOURNAMENT_EVENTS: dict[type, type[Event]] = {
     run.FinalTableStarted: tournament_bus.FinalTableStarted,
     run.ShootoutPhaseStarted: tournament_bus.ShootoutPhaseStarted,
     run.JackpotQualified: tournament_bus.JackpotQualified,
+    run.TournamentPaused: tournament_bus.TournamentPaused,
+    run.TournamentResumed: tournament_bus.TournamentResumed,
 }
 
 

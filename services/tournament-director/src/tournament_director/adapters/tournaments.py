@@ -165,6 +165,13 @@ async def set_status(
     await session.execute(update(tournaments).where(tournaments.c.tournament_id == tournament_id).values(**values))
 
 
+async def stop_recurring(session: AsyncSession, tournament_id: str) -> None:
+    """The sit'n'go opens no successor when it fills: the recurring chain ends with it."""
+    await session.execute(
+        update(tournaments).where(tournaments.c.tournament_id == tournament_id).values(recurring=False)
+    )
+
+
 async def mark_settled(session: AsyncSession, tournament_id: str, now: datetime) -> None:
     await session.execute(
         update(tournaments).where(tournaments.c.tournament_id == tournament_id).values(settled_at=now)

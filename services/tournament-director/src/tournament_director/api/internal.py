@@ -16,7 +16,9 @@ from tournament_director.api.deps import DirectorDep, PrincipalDep
 from tournament_director.api.keyed import answer_once
 from tournament_director.api.schemas import (
     CancellationIn,
+    CancellationPreviewOut,
     CancelledOut,
+    PauseIn,
     PurchasedOut,
     PurchaseIn,
     RefundOut,
@@ -24,7 +26,8 @@ from tournament_director.api.schemas import (
     RegistrationIn,
     UnregisteredOut,
 )
-from tournament_director.service import definitions, lifecycle, purchases, queries, registration
+from tournament_director.service import definitions, lifecycle, pauses, purchases, queries, registration
+from tournament_director.service.cancellation_preview import preview as cancellation_preview_of
 from tournament_director.service.context import Director
 from tournament_director.service.principals import Principal, Role
 
@@ -147,6 +150,36 @@ async def start(tournament_id: str, director: DirectorDep, principal: PrincipalD
     return await queries.details(director, tournament_id)
 
 
+@router.delete("/tournaments/{tournament_id}/recurrence", summary="Stop a recurring sit'n'go from re-opening")
+async def stop_recurring(tournament_id: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
+    """The sit'n'go plays as it is, but opens no successor when it fills (under its row lock, as the start that
+    would open one). Idempotent: a tournament that does not recur answers as it is."""
+    async with director.runtime.db.transaction() as session:
+        await _managed(director, session, tournament_id, principal)
+        await tournaments.stop_recurring(session, tournament_id)
+    return await queries.details(director, tournament_id)
+
+
+@router.post("/tournaments/{tournament_id}/pause", summary="Pause a running tournament for a technical problem")
+async def pause(tournament_id: str, body: PauseIn, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
+    """The blind clock stops and no new hand is dealt (hands in progress finish); `clock.paused_at` says since
+    when. 409 `tournament_already_paused`, `tournament_not_running`."""
+    async with director.runtime.db.transaction() as session:
+        tournament = await _managed(director, session, tournament_id, principal)
+        await pauses.pause(director, session, tournament, body.reason)
+    return await queries.details(director, tournament_id)
+
+
+@router.post("/tournaments/{tournament_id}/resume", summary="Resume a paused tournament")
+async def resume(tournament_id: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
+    """The clock runs again from where it stopped and the tables deal. 409 `tournament_not_paused`,
+    `tournament_not_running`."""
+    async with director.runtime.db.transaction() as session:
+        tournament = await _managed(director, session, tournament_id, principal)
+        await pauses.resume(director, session, tournament)
+    return await queries.details(director, tournament_id)
+
+
 @router.post("/tournaments/{tournament_id}/cancellation", response_model=CancelledOut, summary="Cancel (P-10)")
 async def cancel(
     tournament_id: str,
@@ -178,6 +211,33 @@ async def _cancel(director: Director, principal: Principal, tournament_id: str, 
     refunds = [RefundOut(player_id=r.player_id, cash_cents=r.cash_cents, tickets=r.tickets) for r in cancelled.refunds]
     return CancelledOut(
         tournament_id=tournament_id, status="cancelled", reason=reason, rule=cancelled.rule, refunds=refunds
+    )
+
+
+@router.get(
+    "/tournaments/{tournament_id}/cancellation-preview",
+    response_model=CancellationPreviewOut,
+    summary="What cancelling now would refund (P-10), nothing written",
+)
+async def cancellation_preview(
+    tournament_id: str, director: DirectorDep, principal: PrincipalDep
+) -> CancellationPreviewOut:
+    """The cancellation's own computation on the state as it stands: every entry in full before the start, the
+    P-10 calculator on the last completed hands while running; 409 `not_cancellable` once over."""
+    async with director.runtime.db.sessions() as session:
+        tournament = await tournaments.get(session, tournament_id)
+        if tournament is None:
+            raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")
+        principal.require_manager_of(tournament.concessionaire_id)
+        previewed = await cancellation_preview_of(director, session, tournament)
+    lines = [RefundOut(player_id=r.player_id, cash_cents=r.cash_cents, tickets=r.tickets) for r in previewed.refunds]
+    return CancellationPreviewOut(
+        tournament_id=tournament_id,
+        status=tournament.status.value,
+        rule=previewed.rule,
+        currency=tournament.currency,
+        refunds=lines,
+        total_cash_cents=sum(line.cash_cents for line in lines),
     )
 
 

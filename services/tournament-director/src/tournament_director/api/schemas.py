@@ -32,6 +32,10 @@ class CancellationIn(_In):
     reason: str = Field(min_length=3, max_length=500)
 
 
+class PauseIn(_In):
+    reason: str = Field(min_length=3, max_length=500, description="The technical problem, as players are told.")
+
+
 class RegisteredOut(BaseModel):
     tournament_id: str
     player_id: str
@@ -67,6 +71,17 @@ class CancelledOut(BaseModel):
     refunds: list[RefundOut] | None = Field(
         description="Per player (None when answering a repeated cancellation); the wallet posts them shortly after."
     )
+
+
+class CancellationPreviewOut(BaseModel):
+    """What cancelling now would refund, nothing written (the console shows it before the operator confirms)."""
+
+    tournament_id: str
+    status: str = Field(description="The tournament's status now: registering, running…")
+    rule: str = Field(description="The refund rule that would apply: P-10 before the start, P-10.1 … P-10.9.")
+    currency: str
+    refunds: list[RefundOut]
+    total_cash_cents: int = Field(description="The refunds' cash, all players together.")
 
 
 class LobbyItem(BaseModel):

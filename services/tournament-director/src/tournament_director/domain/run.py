@@ -14,6 +14,7 @@ Driving it::
     messages = run.rebuy(player, now)                  # after the wallet took the money; or decline_rebuy
     messages = run.addon(player, now)                  # during an add-on break (P-4.3)
     messages = run.disqualify(player, now)             # P-12.5;  run.penalize(player, places)  P-12.3
+    messages = run.pause(now, reason); run.resume(now) # a technical problem: the clock stops, no new hands
     cancellation = run.cancel(now, reason)             # P-10: case, settlement, messages
     run.outcome                                        # once over: ranking, prizes, pool, tax base, events
     data = run.to_json(); run = TournamentRun.restore(data, rng)                 # persistence
@@ -70,6 +71,8 @@ from tournament_director.domain.run_messages import (
     SeatedPlayer,
     StartHand,
     TournamentCancelled,
+    TournamentPaused,
+    TournamentResumed,
     TournamentStarted,
     UnseatPlayer,
 )
@@ -332,9 +335,49 @@ class TournamentRun:
         )
 
     def next_clock_change(self) -> datetime | None:
-        """When the level or break changes next (call `on_clock` then); None in the last level."""
-        reading = self._clock.reading_at(self._state.now)
+        """When the level or break changes next (call `on_clock` then); None in the last level, or while paused
+        (the clock stands still)."""
+        if self._state.paused_at is not None:
+            return None
+        reading = self._reading()
         return None if reading.remaining is None else self._state.now + reading.remaining
+
+    def clock_reading(self) -> ClockReading:
+        """The blind clock at the run's time, pauses left out."""
+        return self._reading()
+
+    @property
+    def paused_at(self) -> datetime | None:
+        """Since when the director has paused the tournament, or None."""
+        return self._state.paused_at
+
+    # ------------------------------------------------------------------------------------------------ pausing
+
+    def pause(self, now: datetime, reason: str) -> tuple[Message, ...]:
+        """A technical problem: the blind clock stops and no new hand is dealt; hands in progress finish and are
+        taken as usual. Purchases keep their rules (the clock's level and break stand still with it)."""
+        self._check_running()
+        if self._state.paused_at is not None:
+            raise RunError("the tournament is already paused")
+        self._set_time(now)
+        self._state.paused_at = now
+        return (TournamentPaused(self._state.tournament_id, reason),)
+
+    def resume(self, now: datetime) -> tuple[Message, ...]:
+        """The clock runs again from where it stopped (the level keeps the time it had left) and the tables that
+        wait deal."""
+        self._check_running()
+        state = self._state
+        if state.paused_at is None:
+            raise RunError("the tournament is not paused")
+        self._set_time(now)
+        paused = now - state.paused_at
+        state.paused_for += paused
+        state.paused_at = None
+        out: list[Message] = [TournamentResumed(state.tournament_id, int(paused.total_seconds()), None)]
+        self._after_change(out)
+        out[0] = TournamentResumed(state.tournament_id, int(paused.total_seconds()), self.next_clock_change())
+        return tuple(out)
 
     # ------------------------------------------------------------------------------------------------- facts
 
@@ -503,6 +546,12 @@ class TournamentRun:
         out.append(TournamentCancelled(state.tournament_id, reason, refunds(settlement, tuple(state.entries))))
         return Cancellation(case, settlement, tuple(out))
 
+    def cancellation_preview(self, now: datetime) -> Cancellation:
+        """What `cancel` at `now` would settle (P-10), this run unchanged: the same calculation on a copy, so the
+        console's preview and the cancellation cannot disagree on the same state."""
+        copy = TournamentRun.restore(self.to_json(), random.Random(0))  # cancelling deals nothing: no randomness
+        return copy.cancel(max(now, self._state.now), "preview")
+
     # ------------------------------------------------------------------------------------- internals: facts
 
     def _checked_table(self, fact: HandCompleted) -> int:
@@ -618,7 +667,8 @@ class TournamentRun:
             self._finish(out)
             return
         self._plan(out, balance=True)
-        self._tables.start_hands(self._reading(), out)
+        if self._state.paused_at is None:  # paused: the tables wait, planned, for the resumption
+            self._tables.start_hands(self._reading(), out)
 
     def _plan(self, out: list[Message], *, balance: bool) -> None:
         """Plan the tables that finished a hand, and with `balance` every table between hands (`run_tables`).
@@ -675,10 +725,12 @@ class TournamentRun:
             out.append(AddonOffered(self._state.tournament_id, player_id, addon.chips, addon.price.total_cents))
 
     def _reading(self) -> ClockReading:
-        """The clock at the run's time (computed once per instant: every fact of a call needs it)."""
-        now = self._state.now
-        if self._clock_cache is None or self._clock_cache[0] != now:
-            self._clock_cache = (now, self._clock.reading_at(now))
+        """The clock at the run's time less the pauses, standing still while paused (computed once per instant:
+        every fact of a call needs it)."""
+        state = self._state
+        at = (state.paused_at or state.now) - state.paused_for
+        if self._clock_cache is None or self._clock_cache[0] != at:
+            self._clock_cache = (at, self._clock.reading_at(at))
         return self._clock_cache[1]
 
     def _rebuy_refusal(self, player_id: PlayerId) -> PurchaseRefusal | None:

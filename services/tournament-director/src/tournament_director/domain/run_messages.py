@@ -314,9 +314,29 @@ class JackpotQualified:
     hand_id: str
 
 
+@dataclass(frozen=True)
+class TournamentPaused:
+    """The director paused the tournament for a technical problem: the clock stops, no new hand is dealt (hands
+    in progress finish)."""
+
+    tournament_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class TournamentResumed:
+    """Play goes on: the clock runs again from where it stopped, and the tables deal."""
+
+    tournament_id: str
+    paused_seconds: int
+    level_ends_at: datetime | None
+
+
 TableCommand = OpenTable | SeatPlayer | UnseatPlayer | AddChips | StartHand | CloseTable
 TournamentEvent = (
-    TournamentStarted
+    TournamentPaused
+    | TournamentResumed
+    | TournamentStarted
     | LevelChanged
     | TableBroken
     | PlayerMoved

@@ -9,7 +9,7 @@ on restore. `state_to_json` / `state_from_json` round-trip it through JSON-able 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -104,6 +104,10 @@ class RunState:
     hands_completed: int = 0
     finished_at: datetime | None = None
     cancelled: bool = False
+    #: Paused by the director for a technical problem since then (the clock stands still, no hand is dealt).
+    paused_at: datetime | None = None
+    #: The length of the pauses already over: the blind clock runs that much behind the wall clock.
+    paused_for: timedelta = timedelta(0)
 
 
 # ---- JSON ----------------------------------------------------------------------------------------------------
@@ -203,6 +207,8 @@ def state_to_json(state: RunState) -> dict[str, Any]:
         "hands_completed": state.hands_completed,
         "finished_at": None if state.finished_at is None else state.finished_at.isoformat(),
         "cancelled": state.cancelled,
+        "paused_at": None if state.paused_at is None else state.paused_at.isoformat(),
+        "paused_for_seconds": state.paused_for.total_seconds(),
     }
 
 
@@ -240,4 +246,7 @@ def state_from_json(data: dict[str, Any]) -> RunState:
         hands_completed=data["hands_completed"],
         finished_at=_time(data["finished_at"]),
         cancelled=data["cancelled"],
+        # Absent from snapshots older than pauses: never paused.
+        paused_at=_time(data.get("paused_at")),
+        paused_for=timedelta(seconds=data.get("paused_for_seconds", 0)),
     )

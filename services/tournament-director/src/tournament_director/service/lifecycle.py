@@ -153,14 +153,22 @@ async def cancel_before_start(
     """Every paid entry back in full, in the form it was paid (P-3.2, P-10.12). Freeroll entrants paid nothing
     (their sponsored entries are bought at the start)."""
     t = tournament.tournament_id
-    registered = await tournaments.registrations_of(session, t, [RegistrationStatus.REGISTERED])
+    returned, registered = await every_entry_back(session, tournament, rule)
+    await tournaments.set_status(session, t, Status.CANCELLED, director.now(), reason=reason)
+    cancelled = run_messages.TournamentCancelled(t, reason, refunds(returned, registered))
+    await director.runtime.outbox.add(session, tournament_event(cancelled))
+    await settlement.cancelled(director, session, tournament, returned)
+    return Cancelled(rule, cancelled.refunds)
+
+
+async def every_entry_back(
+    session: AsyncSession, tournament: TournamentRecord, rule: str
+) -> tuple[CancellationSettlement, list[str]]:
+    """Before the start: every paid entry back in full, in the form it was paid; and who is registered."""
+    registered = await tournaments.registrations_of(session, tournament.tournament_id, [RegistrationStatus.REGISTERED])
     paid = {r.player_id: [entry_of(r, tournament.definition)] for r in registered if r.entry != "freeroll"}
     lines = refund_all_entries(paid)
     returned = CancellationSettlement(
         rule, residual_prize_pool_cents=0, capped_by_residual=False, lines=lines, overlays=()
     )
-    await tournaments.set_status(session, t, Status.CANCELLED, director.now(), reason=reason)
-    cancelled = run_messages.TournamentCancelled(t, reason, refunds(returned, [r.player_id for r in registered]))
-    await director.runtime.outbox.add(session, tournament_event(cancelled))
-    await settlement.cancelled(director, session, tournament, returned)
-    return Cancelled(rule, cancelled.refunds)
+    return returned, [r.player_id for r in registered]

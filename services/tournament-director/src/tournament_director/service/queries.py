@@ -9,7 +9,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import runs, tickets, tournaments
 from tournament_director.adapters.tournaments import RegistrationStatus, Status, TournamentRecord
-from tournament_director.domain.blind_clock import BlindClock
 from tournament_director.domain.kinds import TournamentKind
 from tournament_director.domain.run import TournamentRun
 from tournament_director.service.context import Director
@@ -100,7 +99,7 @@ def _play(run: TournamentRun | None) -> dict[str, Any]:
     prizes = run.prizes()
     clock = None
     if not run.is_over:
-        reading = BlindClock(run.definition.blinds, run.started_at).reading_at(run.now)
+        reading = run.clock_reading()  # pauses left out
         next_change = run.next_clock_change()
         clock = {
             "level": reading.level_number,
@@ -110,6 +109,7 @@ def _play(run: TournamentRun | None) -> dict[str, Any]:
             "ante": reading.level.ante,
             "ends_at": _iso(next_change),
             "hand_for_hand": run.hand_for_hand,
+            "paused_at": _iso(run.paused_at),  # paused for a technical problem: no change is due, no hand dealt
         }
     return {
         "prize_pool_cents": pool,

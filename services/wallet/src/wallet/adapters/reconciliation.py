@@ -19,8 +19,21 @@ async def sums_per_currency(session: AsyncSession) -> list[tuple[str, int, int]]
     return [(currency, int(count), as_int(total)) for currency, count, total in rows]
 
 
-async def drifted_accounts(session: AsyncSession) -> list[tuple[str, AccountDrift]]:
-    """Accounts whose running balance or held amount differs from what their transfers and holds add up to."""
+async def accounts_per_currency(session: AsyncSession, concessionaire_id: str) -> dict[str, int]:
+    """How many accounts a concessionaire has per currency: its own and its players'."""
+    rows = await session.execute(
+        select(accounts.c.currency, func.count())
+        .where(accounts.c.concessionaire_id == concessionaire_id)
+        .group_by(accounts.c.currency)
+    )
+    return {currency: int(count) for currency, count in rows}
+
+
+async def drifted_accounts(
+    session: AsyncSession, concessionaire_id: str | None = None
+) -> list[tuple[str, AccountDrift]]:
+    """Accounts whose running balance or held amount differs from what their transfers and holds add up to;
+    with `concessionaire_id`, only that concessionaire's own accounts and its players'."""
     credits = (
         select(transfers.c.credit_account_id.label("id"), func.sum(transfers.c.amount).label("total"))
         .group_by(transfers.c.credit_account_id)
@@ -39,7 +52,7 @@ async def drifted_accounts(session: AsyncSession) -> list[tuple[str, AccountDrif
     )
     derived = func.coalesce(credits.c.total, 0) - func.coalesce(debits.c.total, 0)
     held = func.coalesce(pending.c.total, 0)
-    rows = await session.execute(
+    query = (
         select(accounts, derived.label("derived"), held.label("derived_held"))
         .outerjoin(credits, credits.c.id == accounts.c.id)
         .outerjoin(debits, debits.c.id == accounts.c.id)
@@ -47,6 +60,9 @@ async def drifted_accounts(session: AsyncSession) -> list[tuple[str, AccountDrif
         .where(or_(accounts.c.balance != derived, accounts.c.held != held))
         .order_by(accounts.c.id)
     )
+    if concessionaire_id is not None:
+        query = query.where(accounts.c.concessionaire_id == concessionaire_id)
+    rows = await session.execute(query)
     return [
         (
             row.currency,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -374,6 +374,18 @@ async def reverse(operation_id: int, body: ReversalIn, command: Internal) -> JSO
 
 
 @router.get("/reconciliation", tags=["operations"], response_model=ReconciliationOut)
-async def reconciliation(wallet: WalletDep) -> ReconciliationOut:
+async def reconciliation(
+    wallet: WalletDep,
+    concessionaire_id: Annotated[
+        str | None,
+        Query(
+            max_length=100,
+            description="Only this concessionaire's accounts (and its players') are checked "
+            "for drift; the sum of balances stays the whole ledger's.",
+        ),
+    ] = None,
+) -> ReconciliationOut:
     """Per currency: all balances sum to zero, every balance equals its entries, every held amount its holds."""
-    return ReconciliationOut.of(await wallet.reconciler.check())
+    if concessionaire_id is None:
+        return ReconciliationOut.of(await wallet.reconciler.check())
+    return ReconciliationOut.of(await wallet.reconciler.check_concessionaire(concessionaire_id))

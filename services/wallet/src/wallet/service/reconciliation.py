@@ -58,6 +58,17 @@ class Reconciler:
         self._was_ok = result.ok
         return result
 
+    async def check_concessionaire(self, concessionaire_id: str) -> Report:
+        """One concessionaire's view: per currency the whole ledger's sum of balances (the imbalance gauge: only
+        the whole ledger sums to zero, not one concessionaire's share of it), and the count and drift of its own
+        accounts and its players'. Read only: the metrics and the alarm are the network check's."""
+        async with self.db.sessions() as session:
+            sums = await queries.sums_per_currency(session)
+            counts = await queries.accounts_per_currency(session, concessionaire_id)
+            drifts = await queries.drifted_accounts(session, concessionaire_id)
+        scoped = [(currency, counts.get(currency, 0), total) for currency, _, total in sums]
+        return report(self.clock.now(), scoped, drifts)
+
     async def check_forever(self, interval: float) -> None:
         while True:
             await asyncio.sleep(interval)

@@ -60,6 +60,11 @@ class Cancellation(BaseModel):
     reason: str = Field(min_length=3, max_length=500)
 
 
+class Pause(BaseModel):
+    model_config = _examples({"reason": "Database failover"})
+    reason: str = Field(min_length=3, max_length=500, description="The technical problem, as players are told.")
+
+
 # -- tables ---------------------------------------------------------------------------------------------------
 class TableAction(BaseModel):
     model_config = _examples(

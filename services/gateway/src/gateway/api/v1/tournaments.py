@@ -18,6 +18,7 @@ from gateway.api.v1.proxy_schemas import (
     TOURNAMENT_LISTING,
     UNREGISTERED,
     Cancellation,
+    Pause,
     Registration,
     answers,
     dict_body_examples,
@@ -180,6 +181,49 @@ async def create_tournament(
 async def start(tournament_id: str, request: Request, principal: Staff) -> Response:
     director = clients_of(request).tournament_director
     return await relay(director, "POST", _internal(tournament_id, "start"), principal=principal)
+
+
+@router.delete(
+    "/tournaments/{tournament_id}/recurrence",
+    summary="Stop a recurring sit'n'go from re-opening when it fills",
+    description="It plays as it is but opens no successor: the recurring chain ends with it. Idempotent.",
+)
+async def stop_recurring(tournament_id: str, request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    return await relay(director, "DELETE", _internal(tournament_id, "recurrence"), principal=principal)
+
+
+@router.post(
+    "/tournaments/{tournament_id}/pause",
+    summary="Pause a running tournament for a technical problem",
+    description="The blind clock stops and no new hand is dealt (hands in progress finish); players see the "
+    "tournament paused with the reason. 409 `tournament_already_paused`, `tournament_not_running`.",
+)
+async def pause(tournament_id: str, body: Pause, request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    path = _internal(tournament_id, "pause")
+    return await relay(director, "POST", path, principal=principal, json=body.model_dump())
+
+
+@router.post(
+    "/tournaments/{tournament_id}/resume",
+    summary="Resume a paused tournament",
+    description="The clock runs again from where it stopped and the tables deal. 409 `tournament_not_paused`.",
+)
+async def resume(tournament_id: str, request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    return await relay(director, "POST", _internal(tournament_id, "resume"), principal=principal)
+
+
+@router.get(
+    "/tournaments/{tournament_id}/cancellation-preview",
+    summary="What cancelling now would refund, per player (P-10); nothing is cancelled",
+    description="The cancellation's own computation on the tournament as it stands: every entry in full before "
+    "the start; while running the P-10 rule on each table's last completed hand. 409 `not_cancellable` once over.",
+)
+async def cancellation_preview(tournament_id: str, request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    return await relay(director, "GET", _internal(tournament_id, "cancellation-preview"), principal=principal)
 
 
 @router.post(
