@@ -243,15 +243,27 @@ function fieldSummary(t, players) {
     rank ? h("strong", { "data-rank": rank }, " · ", both("Your rank", "La tua posizione"), `: ${rank}/${num(players.length)}`) : "");
 }
 
+/* The results: position, chips, table, prize, and each player's hands to replay (issue 15, item 11) once the
+ * tournament has dealt any. */
 function standingsTable(players, name, t) {
+  const dealt = t.status === "running" || t.status === "finished";
   return stackable(h("table", { class: "grid standings" },
-    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, term("nickname")), h("th", { class: "num" }, term("chips")), h("th", {}, term("table")), h("th", { class: "num" }, term("prize")))),
+    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, term("nickname")), h("th", { class: "num" }, term("chips")), h("th", {}, term("table")), h("th", { class: "num" }, term("prize")),
+      dealt ? h("th", {}, term("handHistory")) : null)),
     h("tbody", {}, players.map((p, i) => h("tr", { class: p.player_id === session.playerId ? "me" : "", "data-player": p.player_id },
       h("td", {}, p.position ?? i + 1),
       h("td", {}, name(p.player_id)),
       h("td", { class: "num" }, p.position != null ? "—" : num(p.chips)),
       h("td", {}, p.table_id ? h("a", { href: `#/table/${encodeURIComponent(p.table_id)}` }, tableName(p.table_id)) : "—"),
-      h("td", { class: "num" }, p.prize_cents ? money(p.prize_cents, t.currency) : ""))))));
+      h("td", { class: "num" }, p.prize_cents ? money(p.prize_cents, t.currency) : ""),
+      dealt ? h("td", {}, handsLink(t.tournament_id, p.player_id)) : null)))));
+}
+
+/* Above the standings: the way to every hand of the tournament, and to the player's own. */
+function tournamentHandLinks(t, players) {
+  if (t.status !== "running" && t.status !== "finished") return null;
+  const played = players.some((p) => p.player_id === session.playerId);
+  return h("p", { class: "hand-links" }, handsLink(t.tournament_id, "all"), played ? [" · ", handsLink(t.tournament_id, session.playerId)] : null);
 }
 
 function tournamentHeader(t, entry, refresh, seats) {
@@ -290,7 +302,8 @@ page("#/tournament/:id", (view, { id }) => {
       fill(structure, h("h2", {}, term("structure")), levelsTable(t.definition?.blinds?.levels || [], t.clock?.level));
       const satellite = t.definition?.satellite;
       fill(payouts, h("h2", {}, term("payouts")), satellite ? satellitePrizes(satellite, t) : payoutsTable(t));
-      fill(standings, h("h2", {}, term("standings")), players.length ? standingsTable(players, name, t) : h("p", { class: "muted" }, both("Nobody yet.", "Ancora nessuno.")));
+      fill(standings, h("h2", {}, term("standings")), tournamentHandLinks(t, players),
+        players.length ? standingsTable(players, name, t) : h("p", { class: "muted" }, both("Nobody yet.", "Ancora nessuno.")));
     } catch (problem) {
       fill(header, h("p", { class: "error" }, problemText(problem)));
     }

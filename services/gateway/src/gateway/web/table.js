@@ -1,6 +1,6 @@
 /* A playable table: seats, stacks, bets, cards (the player's own hole cards only, and those shown), pot, board,
- * the action bar with bet sizing between the offered minimum and maximum, the action timer, chat; and the
- * table's hand histories with PHH downloads. The table, the player's cards and the actions fit one screen
+ * the action bar with bet sizing between the offered minimum and maximum, the action timer, chat (the table's hand
+ * histories are in hand-list.js). The table, the player's cards and the actions fit one screen
  * (desktop and phone portrait); the hand log and the chat come below.
  *
  * The table has its own socket (P-13.4): it retries with backoff and, if the connection cannot be restored,
@@ -330,50 +330,3 @@ function offerPurchase(tournamentId, kind, offer) {
   });
   toast(kind === "rebuys" ? say("You are out of chips: rebuy?", "Hai finito le fiches: vuoi un rebuy?") : say("Add-on break: buy more chips?", "Pausa add-on: vuoi altre fiches?"), { action: buy, seconds: 60 });
 }
-
-/* ---- a table's hand histories ------------------------------------------------------------------------------ */
-/* A PHH names players by id: the player's copy names them by nickname (P-11.5), as the table showed them. */
-function withNicknames(phh, ids, name) {
-  return ids.reduce((text, playerId) => text.replaceAll(JSON.stringify(playerId), JSON.stringify(name(playerId))), phh);
-}
-
-page("#/table/:id/hands", (view, { id }) => {
-  const list = h("div", {}, h("p", { class: "muted" }, both("Loading…", "Caricamento…")));
-  const more = h("button", { class: "secondary", hidden: true }, both("Older hands", "Mani precedenti"));
-  view.append(h("section", { class: "panel" },
-    h("h1", {}, term("handHistory"), " — ", tableName(id)),
-    h("p", {}, h("a", { href: `#/table/${encodeURIComponent(id)}` }, "← ", term("table"))),
-    h("p", { class: "muted" }, both("Your copy of a hand shows your own hole cards and the cards shown at the table (PHH format).",
-      "La tua copia di una mano mostra le tue carte e quelle scoperte al tavolo (formato PHH).")),
-    list, more));
-  let before = null;
-  let rows = [];
-
-  function handRow(hand, name) {
-    const ids = hand.players.map((p) => p.player_id);
-    const stacks = hand.players.map((p) => `${name(p.player_id)} ${num(p.stack)}${hand.end_stacks ? ` → ${num(hand.end_stacks[p.seat])}` : ""}`).join(", ");
-    return h("article", { class: "card-row", "data-hand": hand.hand_no },
-      h("div", { class: "grow" },
-        h("h3", {}, both(`Hand #${hand.hand_no}`, `Mano n. ${hand.hand_no}`), h("span", { class: "muted" }, " · ", statusWord(hand.status), ` · ${when(hand.started_at)}`)),
-        h("p", { class: "muted" }, term("blinds"), ` ${num(hand.level.small_blind)}/${num(hand.level.big_blind)} · ${stacks}`)),
-      h("div", { class: "actions" }, hand.status === "in_progress" ? null : [
-        h("a", { class: "button", "data-replay": hand.hand_id, href: `#/table/${encodeURIComponent(id)}/hands/${encodeURIComponent(hand.hand_id)}` }, both("Replay", "Rivedi")),
-        actionButton(term("download"), () => download(`/hands/${encodeURIComponent(hand.hand_id)}/phh`, `hand-${hand.hand_no}.phh`,
-          (phh) => withNicknames(phh, ids, name)), { class: "secondary" })]));
-  }
-
-  async function show() {
-    try {
-      const page_ = await request("GET", `/tables/${encodeURIComponent(id)}/hands?limit=50${before ? `&before=${before}` : ""}`);
-      const name = await nicknames(page_.hands.flatMap((hand) => hand.players.map((p) => p.player_id)));
-      rows = rows.concat(page_.hands.map((hand) => handRow(hand, name)));
-      fill(list, ...(rows.length ? rows : [h("p", { class: "muted" }, both("No hands yet.", "Ancora nessuna mano."))]));
-      before = page_.next_before;
-      more.hidden = !before;
-    } catch (problem) {
-      fill(list, h("p", { class: "error" }, problemText(problem)));
-    }
-  }
-  more.addEventListener("click", show);
-  show();
-}, { auth: true });
