@@ -74,7 +74,7 @@ function partsNote(line, units) {
 async function statementReference(line) {
   if (line.tournament_id) return tournamentName(line.tournament_id);
   if (line.draw_id) return both(`Draw ${line.draw_id}`, `Concorso ${line.draw_id}`);
-  return line.reference || "";
+  return statementReferenceText(line);
 }
 
 page("#/account", (view) => {
@@ -147,7 +147,7 @@ async function showCoupons(coupons, me) {
 async function ticketRow(x) {
   const target = x.target_tournament_id
     ? h("a", { href: `#/tournament/${encodeURIComponent(x.target_tournament_id)}` }, await tournamentName(x.target_tournament_id))
-    : x.tournament_kind.replaceAll("_", " ");
+    : kindLabel(x.tournament_kind);
   const used = x.used_by_tournament_id ? h("span", {}, both("used in", "usato in"), " ", await tournamentName(x.used_by_tournament_id)) : both("unused", "non usato");
   return h("tr", { "data-ticket": x.code },
     h("td", {}, h("code", {}, x.code)), h("td", {}, words(TICKET_REASONS, x.issued_reason)),

@@ -46,7 +46,6 @@ const TERMS = {
   call: ["Call", "Vedi"],
   bet: ["Bet", "Punta"],
   raise: ["Raise to", "Rilancia a"],
-  allIn: ["All-in", "All-in"],
   chat: ["Chat", "Chat"],
   handHistory: ["Hand history", "Storico mani"],
   download: ["Download", "Scarica"],
@@ -150,8 +149,6 @@ function fill(node, ...children) {
 }
 
 /* ---- money and cards --------------------------------------------------------------------------------------- */
-const CURRENCY_SIGNS = { EUR: "€", USD: "$", GBP: "£" };
-
 /* Integer minor units to text, with integer arithmetic only (money is never a float here either): the amount
  * reaches Intl as a decimal string, formatted for the chosen language ("€5.00", "5,00 €") or the text's. */
 function money(minor, currency = "EUR", minorUnits = 2, language = lang) {
@@ -285,32 +282,6 @@ async function download(path, filename, edit = null) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 10000);
-}
-
-/* The Italian of the refusals a player meets; the server's own (English) words stay beside it. */
-const PROBLEM_WORDS = {
-  insufficient_funds: "Saldo insufficiente.",
-  invalid_credentials: "Soprannome, email o password non corretti.",
-  nickname_taken: "Soprannome già in uso.",
-  email_taken: "Email già registrata.",
-  underage: "Il gioco è riservato ai maggiorenni.",
-  registration_closed: "Le iscrizioni sono chiuse.",
-  tournament_full: "Il torneo è al completo.",
-  already_registered: "Sei già iscritto.",
-  not_registered: "Non sei iscritto.",
-  betting_closed: "Le giocate sono chiuse.",
-  not_your_turn: "Non è il tuo turno.",
-  chat_banned: "La chat ti è sospesa.",
-  rate_limited: "Troppe richieste: riprova tra poco.",
-  deposit_limit_exceeded: "Limite di deposito superato.",
-  forbidden: "Operazione non consentita.",
-  validation_failed: "Dati non validi.",
-};
-
-function problemText(problem) {
-  if (problem.errors) return say(problem.errors.map((e) => `${e.field.replace(/^body\./, "")}: ${e.message}`).join("; "), PROBLEM_WORDS.validation_failed);
-  const english = problem.title || problem.message || "Something went wrong.";
-  return say(english, PROBLEM_WORDS[problem.code] || "La richiesta non è andata a buon fine.");
 }
 
 /* A unique key per intended money move; the same key is sent again when the same move is retried. */
