@@ -62,7 +62,10 @@ def test_t2_4_a_system_coupon_is_placed_and_shows_in_the_statement(
         assert "0.40" in summary.inner_text()
         screenshot(page, "coupon")
         page.click("button.place")
+        # Each half of the notice counts and writes the cost its own language's way.
+        placed = page.locator("#toasts .toast", has_text="placed").inner_text()
         page.wait_for_selector("tr[data-coupon]")
+        assert "placed: 4 bets, €0.40." in placed and "giocata: 4 colonne, 0,40\xa0€." in placed
         page.wait_for_selector(".live:has-text('1 coupon ·')")  # the live statistics: one coupon, in words
         row = page.locator("tr[data-coupon]").first.inner_text()
         assert "0.40 EUR" in row and "1:0/2:1" in row

@@ -38,6 +38,7 @@ class TablePage {
     this.clock = setInterval(() => this.tick(), 250);
     this.pre = new PreActions(() => this.renderBar());
     this.bankFull = 0; // the largest time bank seen: the bar's full width
+    this.sent = null; // the request last acted on: its bar comes back if the action is refused
     // Only the table on screen takes the keys: the others play on out of sight (tables.js).
     this.onKey = (event) => { if (this.root.isConnected) pressShortcut(event, this.ui.bar); };
     document.addEventListener("keydown", this.onKey);
@@ -135,12 +136,25 @@ class TablePage {
     if (!r) return;
     const command = { hand_id: r.hand_id, action, ...(amount != null ? { amount } : {}) };
     this.state.request = null;
+    this.sent = r;
     this.renderBar();
     // The table socket carries it; over REST when the socket is between reconnections.
     if (!this.socket?.send({ type: "act", table_id: this.id, ref: `${r.hand_id}:${action}`, ...command })) {
       await request("POST", `/tables/${encodeURIComponent(this.id)}/actions`, command)
-        .catch((p) => { toast(problemText(p), { kind: "error" }); this.state.request = r; this.renderBar(); });
+        .catch((p) => this.refused(p, r.hand_id));
     }
+  }
+
+  /* An action refused — by the gateway (REST, or a socket frame naming the action's `ref`) or by the table engine
+   * (`table.action.rejected`): said, and the bar comes back while the turn is still the player's, since no new
+   * request will come for it (the table waits for an action until the clock runs out). */
+  refused(problem, handId) {
+    toast(problemText(problem), { kind: "error" });
+    const asked = this.sent;
+    const mine = this.state.mySeat;
+    if (!asked || asked.hand_id !== handId || this.state.handId !== handId || this.state.request || !mine || this.state.toAct !== mine.seat) return;
+    this.state.request = asked;
+    this.renderBar();
   }
 
   async sendChat() {
@@ -177,7 +191,7 @@ class TablePage {
 
   async receive(frame) {
     const { event, payload } = frame.data;
-    if (event === "table.action.rejected") { toast(problemText({ title: payload.message, code: payload.code }), { kind: "error" }); return; }
+    if (event === "table.action.rejected") { this.refused({ title: payload.message, code: payload.code }, payload.hand_id); return; }
     if (event === "table.chat.posted") { this.addLine(this.ui.chatLines, `${this.name(payload.player_id)}: ${payload.text}`); return; }
     if (event === "table.player.seated" || event === "table.table.opened" || event === "table.hand.started") {
       const ids = event === "table.player.seated" ? [payload.player.player_id] : payload.seats.map((s) => s.player_id);
@@ -201,7 +215,12 @@ class TablePage {
         this.render();
       },
       onResync: () => this.load(),
-      onFrame: (frame) => { if (frame.type === "error") toast(problemText({ title: frame.message, code: frame.code }), { kind: "error" }); },
+      onFrame: (frame) => {
+        if (frame.type !== "error") return;
+        const problem = { title: frame.message, code: frame.code };
+        if (frame.ref?.includes(":")) this.refused(problem, frame.ref.slice(0, frame.ref.lastIndexOf(":")));
+        else toast(problemText(problem), { kind: "error" });
+      },
       // One at a time, in order: a message waits for the nicknames its predecessor looked up.
       onMessage: (frame) => { this.inbox = this.inbox.then(() => this.receive(frame)).catch((error) => console.error(error)); },
     });
@@ -211,7 +230,6 @@ class TablePage {
 /* The page's elements: the screen-filling part (head, felt, the player's cards and actions), then log and chat. */
 function tableLayout(view, id) {
   const ui = {
-    tableId: id,
     tabs: h("nav", { class: "table-tabs", "aria-label": say("Your tables", "I tuoi tavoli") }),
     status: h("span", { class: "status" }, say("connecting…", "connessione…")),
     title: h("h1", {}, tableName(id)),
@@ -291,10 +309,10 @@ function followTableTournament(tid, ui, addLine) {
   return lobbyLink.listen((frame) => {
     const { event, payload = {} } = frame.data || {};
     if (payload.tournament_id !== tid) return;
-    if (event === "tournament.player.eliminated" && payload.player_id === session.playerId) showResult(ui, payload.position, payload.prize_cents);
+    if (event === "tournament.player.eliminated" && payload.player_id === session.playerId) showResult(ui, tid, payload.position, payload.prize_cents);
     if (event === "tournament.tournament.finished") {
       const me = payload.ranking.find((r) => r.player_id === session.playerId);
-      if (me) showResult(ui, me.position, me.prize_cents);
+      if (me) showResult(ui, tid, me.position, me.prize_cents);
     }
     if ((event === "tournament.rebuy.offered" || event === "tournament.addon.offered") && payload.player_id === session.playerId) {
       offerPurchase(tid, event === "tournament.rebuy.offered" ? "rebuys" : "addons", payload);
@@ -308,15 +326,17 @@ function followTableTournament(tid, ui, addLine) {
   }, [`tournament:${tid}`]);
 }
 
-/* The player's result, with the way to the table's hands (each with its replay, issue 15 item 11). */
-function showResult(ui, position, prizeCents) {
+/* The player's result, with the way to their hands in the tournament — every table they sat at — each with its
+ * replay (issue 15, item 11). */
+function showResult(ui, tournamentId, position, prizeCents) {
   const box = ui.result;
   box.hidden = false;
   fill(box,
     h("h2", {}, position === 1 ? both("You won the tournament!", "Hai vinto il torneo!") : both(`You finished #${position}`, `Hai chiuso al ${position}º posto`)),
     h("p", {}, term("position"), `: ${position}`, prizeCents ? h("span", {}, " · ", term("prize"), ` ${money(prizeCents)}`) : ""),
     h("p", {}, h("a", { class: "button", href: "#/lobby" }, term("lobby")), " ", h("a", { href: "#/account" }, term("account")),
-      " ", h("a", { class: "replay-hands", href: `#/table/${encodeURIComponent(ui.tableId)}/hands` }, both("Replay the hands", "Rivedi le mani"))),
+      " ", h("a", { class: "replay-hands", href: `#/tournament/${encodeURIComponent(tournamentId)}/hands/${encodeURIComponent(session.playerId)}` },
+        both("Replay your hands", "Rivedi le tue mani"))),
   );
 }
 

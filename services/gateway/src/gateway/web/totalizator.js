@@ -107,8 +107,9 @@ page("#/draw/:id", (view, { id }) => {
         picks: picks.map((chosen, i) => draw.matches[i].options.filter((option) => chosen.has(option))),
       }, { headers: { "Idempotency-Key": key } });
       key = newIdempotencyKey();
-      const cost = money(coupon.amount, coupon.currency, minorUnits());
-      toast(say(`Coupon ${coupon.coupon_id} placed: ${coupon.bets} bets, ${cost}.`, `Schedina ${coupon.coupon_id} giocata: ${coupon.bets} colonne, ${cost}.`));
+      const cost = (language) => money(coupon.amount, coupon.currency, minorUnits(), language);
+      const bets = counted(coupon.bets, ["bet", "bets"], ["colonna", "colonne"]);
+      toast(say(`Coupon ${coupon.coupon_id} placed: ${bets[0]}, ${cost("en")}.`, `Schedina ${coupon.coupon_id} giocata: ${bets[1]}, ${cost("it")}.`));
       picks = draw.matches.map(() => new Set());
       renderMatches();
       renderSummary();
