@@ -218,6 +218,9 @@ class Gateway:
         if path == "/internal/v1/tournaments/snd-1/registrations":
             self.registered.append(json.loads(request.content)["player_id"])
             return httpx.Response(201, json={"registered": len(self.registered)})
+        if path.startswith("/internal/v1/tournaments/snd-1/registrations/") and request.method == "DELETE":
+            self.registered.remove(path.rsplit("/", 1)[1])
+            return httpx.Response(200, json={"refunded_cents": 500})
         body = {"type": "urn:problem:not_found", "title": "Not Found", "status": 404, "code": "not_found"}
         return httpx.Response(404, content=json.dumps(body), headers={"content-type": "application/problem+json"})
 

@@ -1,7 +1,8 @@
 """Issue 15, item 8, at the table (against a gateway alone, as test_table_client): what the table engine says to
 a player — a refused action (its `code`, the message being the engine's English) and the disconnection
-protection it applied (its `outcome`) — reads in both languages, the chosen one first. And a refused action
-gives the player their action bar back (it used to vanish for the rest of the turn: no new request comes)."""
+protection it applied (its `outcome`) — reads in both languages, the chosen one first, each half with its own
+language's numbers and money (the lobby's refund notice, a rebuy offer at the table). And a refused action gives the player their action bar
+back (it used to vanish for the rest of the turn: no new request comes)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from typing import Any
 
 import pytest
 from browser_support import LAPTOP, PHONE
-from platform_kit.events.table import ActionRejected, PlayerProtectionApplied
-from test_table_client import TABLE, Gateway, deal_and_ask_alice, gateway, page, seated_at_the_table
+from platform_kit.events.table import ActionRejected, HandStarted, Level, PlayerProtectionApplied, SeatedPlayer
+from platform_kit.events.tournament import LevelChanged, RebuyOffered
+from test_table_client import TABLE, Gateway, deal_and_ask_alice, gateway, page, seated_at_the_table, sign_up_both
 
 pytestmark = pytest.mark.e2e
 __all__ = ["gateway", "page"]  # the fixtures this module borrows
@@ -52,3 +54,48 @@ def test_issue15_8_the_tables_refusals_and_protections_read_in_both_languages(
     # A code the client has no words for: the server's English, with a general Italian sentence first.
     gateway.publish(ActionRejected(table_id=TABLE, hand_id="h-1", player_id=alice, code="new_rule", message="Odd."))
     page.wait_for_selector("#toasts .toast.error:has-text('La richiesta non è andata a buon fine. · Odd.')")
+
+
+def test_issue15_8_a_refund_notice_writes_money_each_languages_way(gateway: Gateway, page: Any) -> None:
+    sign_up_both(gateway, page)
+    page.goto(f"{gateway.url}/#/lobby")
+    page.click("article[data-tournament='snd-1'] button[data-tournament]")
+    unregister = page.locator("article[data-tournament='snd-1'] button.secondary")
+    unregister.click()
+    notice = page.locator("#toasts .toast", has_text="Unregistered")
+    assert notice.inner_text() == "Unregistered: €5.00 refunded. · Iscrizione annullata: 5,00\xa0€ rimborsati."
+
+
+def test_issue15_8_a_rebuy_offer_writes_chips_and_money_each_languages_way(gateway: Gateway, page: Any) -> None:
+    alice, bob = seated_at_the_table(gateway, page)
+    seated = [SeatedPlayer(seat=1, player_id=alice, stack=1500), SeatedPlayer(seat=2, player_id=bob, stack=1500)]
+    level = Level(small_blind=10, big_blind=20)
+    gateway.publish(
+        HandStarted(
+            table_id=TABLE, tournament_id="mtt-1", hand_id="h-1", hand_no=1, button_seat=1, level=level, seats=seated
+        )
+    )
+    # The table follows its tournament once it knows it: level changes reach its log from then on.
+    changed = LevelChanged(tournament_id="mtt-1", level_no=2, small_blind=15, big_blind=30, ante=0, ends_at=None)
+    heard = page.locator(".hand-log li", has_text="Level 2: blinds 15/30")
+    not_yet = pytest.importorskip("playwright.sync_api").TimeoutError
+    for _ in range(100):
+        gateway.publish(changed)
+        try:
+            heard.first.wait_for(timeout=300)  # ends as soon as the line shows
+            break
+        except not_yet:  # not following yet: said again
+            continue
+    else:
+        pytest.fail("the table never followed its tournament")
+    offer = RebuyOffered(
+        tournament_id="mtt-1",
+        table_id=TABLE,
+        player_id=alice,
+        chips=1500,
+        price_cents=500,
+        expires_at="2099-01-01T00:00:00Z",
+    )
+    gateway.publish(offer)
+    button = page.locator("#toasts .toast button", has_text="Rebuy")
+    assert button.inner_text() == "Rebuy: 1,500 chips for €5.00 · Rebuy: 1.500 fiches per 5,00\xa0€"

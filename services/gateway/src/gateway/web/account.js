@@ -138,9 +138,9 @@ async function showCoupons(coupons, me) {
   fill(coupons, list.length
     ? stackable(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, h("th", {}, term("draw")), h("th", {}, "#"), h("th", {}, term("bets")), h("th", {}, term("cost")), h("th", {}, both("Status", "Stato")))),
-      h("tbody", {}, list.map((c) => h("tr", {},
+      h("tbody", {}, list.map((c) => h("tr", { "data-coupon": c.coupon_id },
         h("td", {}, h("a", { href: `#/draw/${encodeURIComponent(c.draw_id)}` }, c.draw_id)), h("td", {}, c.coupon_id),
-        h("td", {}, num(c.bets)), h("td", {}, `${c.amount_text} ${c.currency}`), h("td", {}, statusWord(c.status)))))))
+        h("td", {}, num(c.bets)), h("td", {}, couponCost(c)), h("td", {}, statusWord(c.status)))))))
     : h("p", { class: "muted" }, both("No coupons yet.", "Ancora nessuna schedina.")));
 }
 

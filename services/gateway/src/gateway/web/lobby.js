@@ -36,8 +36,10 @@ async function registerFor(tournamentId, entry = "buy_in") {
 async function unregisterFrom(tournamentId) {
   const answer = await request("DELETE", `/tournaments/${encodeURIComponent(tournamentId)}/registrations/${session.playerId}`,
     undefined, { headers: { "Idempotency-Key": newIdempotencyKey() } });
-  const refund = answer?.refunded_cents ? money(answer.refunded_cents) : null;
-  toast(say(`Unregistered${refund ? `: ${refund} refunded` : ""}.`, `Iscrizione annullata${refund ? `: ${refund} rimborsati` : ""}.`));
+  const refund = (language) => money(answer.refunded_cents, "EUR", 2, language);
+  toast(answer?.refunded_cents
+    ? say(`Unregistered: ${refund("en")} refunded.`, `Iscrizione annullata: ${refund("it")} rimborsati.`)
+    : say("Unregistered.", "Iscrizione annullata."));
 }
 
 /* The tournaments the player holds an unused satellite seat for (P-3.4). */

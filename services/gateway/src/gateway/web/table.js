@@ -343,8 +343,8 @@ function showResult(ui, tournamentId, position, prizeCents) {
 /* P-4.2, P-4.3: a rebuy (after busting in the rebuy period) or an add-on, bought with one click. */
 function offerPurchase(tournamentId, kind, offer) {
   const [en, it] = kind === "rebuys" ? ["Rebuy", "Rebuy"] : ["Add-on", "Add-on"];
-  const chips = num(offer.chips);
-  const buy = actionButton(both(`${en}: ${chips} chips for ${money(offer.price_cents)}`, `${it}: ${chips} fiches per ${money(offer.price_cents)}`), async () => {
+  const price = (language) => money(offer.price_cents, "EUR", 2, language);
+  const buy = actionButton(both(`${en}: ${numEn(offer.chips)} chips for ${price("en")}`, `${it}: ${numIt(offer.chips)} fiches per ${price("it")}`), async () => {
     await request("POST", `/tournaments/${encodeURIComponent(tournamentId)}/${kind}`, undefined, { headers: { "Idempotency-Key": newIdempotencyKey() } });
     toast(say(`${en} bought.`, `${it} acquistato.`));
   });
