@@ -7,10 +7,15 @@ other player's cards stay hidden until shown (P-1.4)."""
 from __future__ import annotations
 
 import json
+import time
+from pathlib import Path
 from typing import Any
 
+import jwt
 import pytest
 from browser_support import DESKTOP, LAPTOP, PHONE
+from gateway.adapters.access_tokens import ALGORITHM
+from gateway.settings import DEV_JWT_SECRET
 from test_table_client import TABLE, Gateway, cards_in, gateway, page, seated_at_the_table, sign_up_both
 
 pytestmark = pytest.mark.e2e
@@ -127,3 +132,33 @@ def test_issue15_11_a_finished_tournaments_results_lead_to_its_hands_and_their_r
     screenshot(page, "replay")
     page.locator("a:has-text('Hand history')").click()  # back to the tournament's hands, not a table's
     page.wait_for_selector(".tournament-hands article[data-hand-id='h-2']")
+
+
+def expire_access_token(page: Any) -> None:
+    """The page's access token, as it is once its life is over (a page left open): same claims, past expiry."""
+    claims = jwt.decode(page.evaluate("session.accessToken"), options={"verify_signature": False})
+    expired = jwt.encode(claims | {"exp": int(time.time()) - 60}, DEV_JWT_SECRET, algorithm=ALGORITHM)
+    page.evaluate("token => { session.accessToken = token; }", expired)
+
+
+def test_issue15_a_download_and_a_replay_outlive_an_expired_access_token(
+    gateway: Gateway, page: Any, tmp_path: Path
+) -> None:
+    """Review of issue 15's client: PHH downloads and the replayer fetched with the access token as it was, and
+    failed once it had expired; they refresh it and ask again, as every other call does."""
+    alice, bob = sign_up_both(gateway, page)
+    gateway.phh = alice_copy(alice, bob)
+    page.goto(f"{gateway.url}/#/table/{TABLE}/hands")
+    row = page.locator("article[data-hand='1']")
+    row.wait_for()
+    expire_access_token(page)
+    with page.expect_download() as started:
+        row.locator("button").click()
+    saved = tmp_path / "hand.phh"
+    started.value.save_as(saved)
+    assert 'players = ["Bob", "Alice"]' in saved.read_text()
+    expire_access_token(page)
+    row.locator("a[data-replay='h-1']").click()
+    page.wait_for_selector(".replay-step")
+    assert "Step 1 of 17" in page.locator(".step-no").inner_text()
+    assert page.locator("#toasts .toast.error").count() == 0

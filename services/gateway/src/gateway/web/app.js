@@ -123,6 +123,10 @@ const STATUS_WORDS = {
   waiting: ["Waiting for players", "In attesa di giocatori"],
   playing: ["Playing", "In gioco"],
   paused: ["Paused", "In pausa"],
+  draft: ["Draft", "Bozza"],
+  cancelling: ["Being cancelled", "In annullamento"],
+  pending: ["Pending", "In attesa"],
+  refused: ["Refused", "Rifiutata"],
 };
 
 function statusWord(code) {
@@ -271,11 +275,24 @@ async function request(method, path, body, { auth = true, retried = false, heade
   throw { status: response.status, ...data };
 }
 
+/* A GET of something other than JSON behind authentication (a hand history): the response when it succeeded,
+ * else the problem thrown. An expired access token is refreshed and the request made once more, as `request`
+ * does (a page left open past the token's life would otherwise fail its first download). */
+async function authorizedFetch(path, retried = false) {
+  const response = await fetch(API + path, { headers: { Authorization: `Bearer ${await session.validAccessToken()}` } });
+  if (response.ok) return response;
+  const problem = await response.json().catch(() => ({ title: response.statusText }));
+  if (!retried && response.status === 401 && problem.code === "token_expired") {
+    await session.refresh();
+    return authorizedFetch(path, true);
+  }
+  throw { status: response.status, ...problem };
+}
+
 /* A file the API serves behind authentication (a hand history): fetched, then saved by the browser; `edit`
  * may rewrite its text first. */
 async function download(path, filename, edit = null) {
-  const response = await fetch(API + path, { headers: { Authorization: `Bearer ${await session.validAccessToken()}` } });
-  if (!response.ok) throw await response.json().catch(() => ({ title: response.statusText }));
+  const response = await authorizedFetch(path);
   const blob = edit ? new Blob([edit(await response.text())], { type: response.headers.get("content-type") || "text/plain" }) : await response.blob();
   const link = h("a", { href: URL.createObjectURL(blob), download: filename });
   document.body.append(link);

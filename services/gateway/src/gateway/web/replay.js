@@ -96,9 +96,7 @@ function settle(phh, last, board) {
 /* ---- the replayer page ----------------------------------------------------------------------------------- */
 
 async function phhText(handId) {
-  const response = await fetch(`${API}/hands/${encodeURIComponent(handId)}/phh`, { headers: { Authorization: `Bearer ${await session.validAccessToken()}` } });
-  if (!response.ok) throw await response.json().catch(() => ({ title: response.statusText }));
-  return response.text();
+  return (await authorizedFetch(`/hands/${encodeURIComponent(handId)}/phh`)).text();
 }
 
 /* A step's line in both languages, the nickname for the actor and the amount written the language's way. */
