@@ -10,6 +10,8 @@
 "use strict";
 
 const TABLE_RETRIES = 6; // about 30 s of backoff before giving up (P-13.1)
+/* A turn's time when the request's own is unknown (a state loaded over REST): the engine's default. */
+const DEFAULT_TURN_SECONDS = 20;
 
 /* "t-42" or the director's "<tournament>.<phase>.<n>": the name players read ("Table 3 · Tavolo 3"), with the
  * number the id ends in, if any (ids are for machines). */
@@ -39,6 +41,7 @@ class TablePage {
     this.pre = new PreActions(() => this.renderBar());
     this.bankFull = 0; // the largest time bank seen: the bar's full width
     this.sent = null; // the request last acted on: its bar comes back if the action is refused
+    this.turnSeconds = DEFAULT_TURN_SECONDS; // the acting player's time for this turn: the timer bar's full width
     // Only the table on screen takes the keys: the others play on out of sight (tables.js).
     this.onKey = (event) => { if (this.root.isConnected) pressShortcut(event, this.ui.bar); };
     document.addEventListener("keydown", this.onKey);
@@ -106,7 +109,7 @@ class TablePage {
     const mineTurn = Boolean(state.request);
     const who = this.name(state.seats.get(state.toAct)?.player_id);
     if (left > 0) {
-      bar.style.width = `${Math.min(100, (left / 20) * 100)}%`;
+      bar.style.width = `${Math.min(100, (left / this.turnSeconds) * 100)}%`;
       const seconds = Math.ceil(left);
       label.textContent = mineTurn ? say(`Your turn: ${seconds} s`, `Tocca a te: ${seconds} s`) : `${who}: ${seconds} s`;
     } else {
@@ -196,6 +199,11 @@ class TablePage {
     if (event === "table.player.seated" || event === "table.table.opened" || event === "table.hand.started") {
       const ids = event === "table.player.seated" ? [payload.player.player_id] : payload.seats.map((s) => s.player_id);
       this.name = await nicknames([...this.state.seats.values()].map((s) => s.player_id).concat(ids));
+    }
+    if (event === "table.action.requested") {
+      // The turn's time is the table's setting: from the request to its deadline, both the server's clock.
+      const seconds = (Date.parse(payload.deadline) - Date.parse(frame.data.occurred_at)) / 1000;
+      this.turnSeconds = seconds > 0 ? seconds : DEFAULT_TURN_SECONDS;
     }
     const line = this.state.apply(event, payload);
     this.followTournament();
