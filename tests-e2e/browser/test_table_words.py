@@ -1,4 +1,5 @@
-"""Issue 15, item 8, at the table (against a gateway alone, as test_table_client): what the table engine says to
+"""Issue 15, item 8, against a gateway alone (as test_table_client): a sign-up the gateway refuses names the rule
+broken in both languages (not the server's developer sentence); at the table, what the table engine says to
 a player — a refused action (its `code`, the message being the engine's English) and the disconnection
 protection it applied (its `outcome`) — reads in both languages, the chosen one first, each half with its own
 language's numbers and money (the lobby's refund notice, a rebuy offer at the table). And a refused action gives the player their action bar
@@ -99,3 +100,22 @@ def test_issue15_8_a_rebuy_offer_writes_chips_and_money_each_languages_way(gatew
     gateway.publish(offer)
     button = page.locator("#toasts .toast button", has_text="Rebuy")
     assert button.inner_text() == "Rebuy: 1,500 chips for €5.00 · Rebuy: 1.500 fiches per 5,00\xa0€"
+
+
+@pytest.mark.parametrize("page", [PHONE, LAPTOP], ids=["phone", "laptop"], indirect=True)
+def test_issue15_8_a_refused_sign_up_names_the_rule_in_both_languages(
+    gateway: Gateway, page: Any, screenshot: Any
+) -> None:
+    page.goto(f"{gateway.url}/#/signup")
+    page.fill("input[name=nickname]", "Mario Rossi")  # a space: the browser lets it through, the gateway does not
+    page.fill("input[name=email]", "mario@example.com")
+    page.fill("input[name=date_of_birth]", "1990-05-17")
+    page.fill("input[name=password]", "long enough password")
+    page.click("form button[type=submit]")
+    error = page.locator("form .error")
+    error.wait_for()
+    assert error.inner_text() == (
+        "Nickname: 3 to 20 characters, starting with a letter; only letters, digits, '_', '.' and '-'. · "
+        "Soprannome: da 3 a 20 caratteri, iniziando con una lettera; solo lettere, cifre, '_', '.' e '-'."
+    )
+    screenshot(page, "sign-up")

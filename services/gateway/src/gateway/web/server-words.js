@@ -107,14 +107,29 @@ const PURCHASE_REFUSALS = {
 
 const SOMETHING_WENT_WRONG = ["Something went wrong.", "La richiesta non è andata a buon fine."];
 
+/* The fields of the sign-up form a player can get wrong past the browser's own checks, and what each must be
+ * (the gateway's rules: domain/identity.py). The server's message for them is a developer's sentence. */
+const FIELD_RULES = {
+  nickname: ["Nickname: 3 to 20 characters, starting with a letter; only letters, digits, '_', '.' and '-'.",
+    "Soprannome: da 3 a 20 caratteri, iniziando con una lettera; solo lettere, cifre, '_', '.' e '-'."],
+  email: ["Email: not a valid address.", "Email: indirizzo non valido."],
+  password: ["Password: 10 to 128 characters.", "Password: da 10 a 128 caratteri."],
+  date_of_birth: ["Date of birth: not a valid date.", "Data di nascita: data non valida."],
+};
+
+/* A form's refused fields: the rule of each, or (a field without words here) the server's message beside a
+ * general Italian one. */
+function fieldErrorsText(errors) {
+  const lines = errors.map((e) => {
+    const field = String(e.field).split(".").pop();
+    return FIELD_RULES[field] || [`${field}: ${e.message}.`, `${field}: valore non valido.`];
+  });
+  return say(lines.map((l) => l[0]).join(" "), lines.map((l) => l[1]).join(" "));
+}
+
 /* A refusal as players read it: the client's words for its code, both languages. */
 function problemText(problem) {
-  if (problem.errors) {
-    const fields = problem.errors.map((e) => e.field.replace(/^(body|query|path)\./, "")).join(", ");
-    // The field's own message is the server's English: on the English side only.
-    const details = problem.errors.map((e) => `${e.field.replace(/^(body|query|path)\./, "")}: ${e.message}`).join("; ");
-    return say(`Please check: ${details}`, `Controlla i dati: ${fields}`);
-  }
+  if (problem.errors) return fieldErrorsText(problem.errors);
   const words = PROBLEMS[problem.code];
   if (!words) return say(problem.title || problem.message || SOMETHING_WENT_WRONG[0], SOMETHING_WENT_WRONG[1]);
   const why = PURCHASE_REFUSALS[problem.reason];
