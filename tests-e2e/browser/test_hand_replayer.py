@@ -91,6 +91,7 @@ def test_issue15_11_a_finished_tournaments_results_lead_to_its_hands_and_their_r
     page.goto(f"{gateway.url}/#/tournament/mtt-1")
     page.wait_for_selector("table.standings a[data-hands]")
     assert "Finished" in page.locator("h1 + p").inner_text()
+    assert page.locator(".result").inner_text() == "Position · Posizione: 1 · Prize · Premio €10.00"
     winner = page.locator(f"table.standings tr[data-player='{alice}']").inner_text()
     assert "€10.00" in winner and "Hands · Mani" not in winner  # her own row says "Your hands"
     assert "Your hands · Le tue mani" in winner

@@ -212,9 +212,10 @@ class Gateway:
             self.hand_queries.append(dict(request.url.params))
             return httpx.Response(200, json=self._tournament_hands(request.url.params.get("player_id")))
         if path.startswith("/internal/v1/players/") and path.endswith("/tournaments"):
-            return httpx.Response(
-                200, json=[{"tournament_id": "snd-1", "status": "registering"}] if self.registered else []
-            )
+            entries = [{"tournament_id": "snd-1", "status": "registering"}] if self.registered else []
+            if self.tournament_finished:  # Alice won mtt-1
+                entries.append({"tournament_id": "mtt-1", "status": "finished", "position": 1, "prize_cents": 1000})
+            return httpx.Response(200, json=entries)
         if path == "/internal/v1/tournaments/snd-1/registrations":
             self.registered.append(json.loads(request.content)["player_id"])
             return httpx.Response(201, json={"registered": len(self.registered)})

@@ -136,6 +136,18 @@ page("#/lobby", (view) => {
   return () => { stop(); showTournaments.cancel(); showDraws.cancel(); };
 }, { auth: true });
 
+/* The buy-in and the field ("3/100"), on the lobby's card and the tournament's page; `more` follows them. */
+function entryLine(t, more = null) {
+  return h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), `: ${num(t.registered)}/${num(t.max_players)}`, more);
+}
+
+/* The player's finishing position and prize, once they have one. */
+function resultLine(t, entry) {
+  if (!entry?.position) return null;
+  return h("p", { class: "result" }, term("position"), `: ${entry.position}`,
+    entry.prize_cents ? h("span", {}, " · ", term("prize"), ` ${money(entry.prize_cents, t.currency)}`) : "");
+}
+
 function tournamentCard(t, mine, refresh, seats) {
   return h("article", { class: "card-row", "data-tournament": t.tournament_id },
     h("div", { class: "grow" },
@@ -145,8 +157,8 @@ function tournamentCard(t, mine, refresh, seats) {
         t.starts_at ? ` · ${when(t.starts_at)}` : "",
         t.guarantee_cents ? h("span", {}, " · ", both("guaranteed", "garantiti"), ` ${money(t.guarantee_cents, t.currency)}`) : "",
         t.recurring ? h("span", { class: "recurring" }, " · ", both("a new one opens when full", "se ne apre un altro appena è pieno")) : ""),
-      h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), `: ${num(t.registered)}/${num(t.max_players)}`),
-      mine?.position ? h("p", { class: "result" }, term("position"), `: ${mine.position}`, mine.prize_cents ? ` · ${money(mine.prize_cents, t.currency)}` : "") : null,
+      entryLine(t),
+      resultLine(t, mine),
     ),
     h("div", { class: "actions" }, playerTournamentActions(t, mine, refresh, seats)),
   );
@@ -272,9 +284,8 @@ function tournamentHeader(t, entry, refresh, seats) {
   return [
     h("h1", {}, t.name),
     h("p", { class: "muted" }, kindLabel(t.kind), " · ", statusWord(t.status), t.starts_at ? ` · ${when(t.starts_at)}` : ""),
-    h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), `: ${num(t.registered)}/${num(t.max_players)}`,
-      t.prize_pool_cents != null ? h("span", {}, " · ", term("prizePool"), `: ${money(t.prize_pool_cents, t.currency)}`) : ""),
-    entry?.position ? h("p", { class: "result" }, term("position"), `: ${entry.position}`, entry.prize_cents ? h("span", {}, " · ", term("prize"), ` ${money(entry.prize_cents, t.currency)}`) : "") : null,
+    entryLine(t, t.prize_pool_cents != null ? h("span", {}, " · ", term("prizePool"), `: ${money(t.prize_pool_cents, t.currency)}`) : null),
+    resultLine(t, entry),
     h("div", { class: "actions" }, playerTournamentActions(t, entry, refresh, seats)),
   ];
 }
