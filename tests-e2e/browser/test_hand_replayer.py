@@ -97,6 +97,8 @@ def test_issue15_11_a_finished_tournaments_results_lead_to_its_hands_and_their_r
     assert "Your hands · Le tue mani" in winner
     box = page.locator("table.standings").bounding_box()
     assert box and box["x"] + box["width"] <= viewport["width"]
+    payouts = page.locator("table.payouts").bounding_box()
+    assert payouts and box["y"] < payouts["y"]  # over: the results come before the prize table and the structure
     screenshot(page, "results")
 
     # Her own hands: only those she was dealt in, asked of the server by her id.

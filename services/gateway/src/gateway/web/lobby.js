@@ -309,6 +309,8 @@ page("#/tournament/:id", (view, { id }) => {
       const players = table.players || [];
       const name = await nicknames(players.map((p) => p.player_id));
       fill(header, tournamentHeader(t, mine.find((e) => e.tournament_id === id), show, seats));
+      // Once it is over, its results (and the way to its hands) come first: what players open it for then.
+      if (t.status === "finished") header.after(standings);
       const summary = [clockPanel(t), fieldSummary(t, players), ...purchaseWindows(t)].filter(Boolean);
       live.hidden = !summary.length;
       fill(live, h("h2", {}, t.status === "running" ? both("Live", "In diretta") : both("Rules", "Regole")), summary);
