@@ -106,8 +106,8 @@ def test_issue15_11_a_finished_tournaments_results_lead_to_its_hands_and_their_r
     page.wait_for_selector(".tournament-hands article[data-hand-id='h-1']")
     assert gateway.hand_queries[-1].get("player_id") == alice
     assert page.locator(".tournament-hands article").count() == 1
-    assert "Sunday Rebuy" in page.locator("h1").inner_text()
-    assert "Hands dealt to Alice" in page.locator(".whose").inner_text()
+    page.locator("h1", has_text="Sunday Rebuy").wait_for()  # the tournament's name and the player's, once looked up
+    page.locator(".whose", has_text="Hands dealt to Alice").wait_for()
     row = page.locator("article[data-hand-id='h-1']").inner_text()
     assert "Hand #1" in row and "Table 1 · Tavolo 1" in row and "Alice 1,500 → 1,660" in row
     # Every hand of the tournament, every table's.

@@ -92,7 +92,7 @@ def test_a_newcomer_plays_a_heads_up_sit_and_go_against_a_bot_to_the_end(
         page.click(".result-box a.replay-hands")
         last_hand = page.locator(".tournament-hands article[data-hand-id]").first
         last_hand.wait_for()
-        assert name in page.locator("h1").inner_text()
+        page.locator("h1", has_text=name).wait_for()  # the tournament's name, once looked up
         last_hand.locator("a[data-replay]").click()
         page.wait_for_selector(".replay-step")
         page.click("[data-step='last']")
