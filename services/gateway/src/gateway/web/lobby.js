@@ -257,10 +257,15 @@ function fieldSummary(t, players) {
     rank ? h("strong", { "data-rank": rank }, " · ", both("Your rank", "La tua posizione"), `: ${rank}/${num(players.length)}`) : "");
 }
 
+/* A tournament has hands to replay once it has started. */
+function hasHands(t) {
+  return t.status === "running" || t.status === "finished";
+}
+
 /* The results: position, chips, table, prize, and each player's hands to replay (issue 15, item 11) once the
  * tournament has dealt any. */
 function standingsTable(players, name, t) {
-  const dealt = t.status === "running" || t.status === "finished";
+  const dealt = hasHands(t);
   return stackable(h("table", { class: "grid standings" },
     h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, term("nickname")), h("th", { class: "num" }, term("chips")), h("th", {}, term("table")), h("th", { class: "num" }, term("prize")),
       dealt ? h("th", {}, term("handHistory")) : null)),
@@ -275,7 +280,7 @@ function standingsTable(players, name, t) {
 
 /* Above the standings: the way to every hand of the tournament, and to the player's own. */
 function tournamentHandLinks(t, players) {
-  if (t.status !== "running" && t.status !== "finished") return null;
+  if (!hasHands(t)) return null;
   const played = players.some((p) => p.player_id === session.playerId);
   return h("p", { class: "hand-links" }, handsLink(t.tournament_id, "all"), played ? [" · ", handsLink(t.tournament_id, session.playerId)] : null);
 }
