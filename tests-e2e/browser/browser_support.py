@@ -69,7 +69,7 @@ class Api:
         return self
 
     def call(self, method: str, path: str, *, expect: tuple[int, ...] = (200, 201), **options: Any) -> Any:
-        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        headers = ({"Authorization": f"Bearer {self.token}"} if self.token else {}) | options.pop("headers", {})
         answer = self.http.request(method, path, headers=headers, **options)
         if answer.status_code == 404 and answer.json().get("code") == "not_found":
             # The route itself is missing downstream: the service that owns it is not finished yet.

@@ -105,6 +105,25 @@ def test_a_newcomer_plays_a_heads_up_sit_and_go_against_a_bot_to_the_end(
         result = page.locator(".result-box").inner_text()
         assert "You" in result and ("won" in result or "finished #2" in result)
         screenshot(page, "result")
+        # Issue 15 (11): the result leads to the player's hands in the tournament, from the table engine, newest
+        # first; the last one, replayed from the player's own copy, ends with their cards and who won what.
+        me = page.evaluate("JSON.parse(localStorage.getItem('principal')).id")
+        page.click(".result-box a.replay-hands")
+        last_hand = page.locator(".tournament-hands article[data-hand-id]").first
+        last_hand.wait_for()
+        page.locator("h1", has_text=name).wait_for()  # the tournament's name, once looked up
+        last_hand.locator("a[data-replay]").click()
+        page.wait_for_selector(".replay-step")
+        page.click("[data-step='last']")
+        steps = page.locator(".step-no").inner_text()
+        assert steps.startswith("Step ") and steps.split(" of ")[0].split()[-1] == steps.split(" of ")[1].split()[0]
+        assert len(page.locator(f".replay tr[data-player='{me}'] .card").all()) == 2  # own cards: always in own copy
+        assert page.locator(".replay .winner-line").count() >= 1
+        screenshot(page, "replay")
+        # And from the tournament's results: the same hands, the player's own among them.
+        page.goto(f"{platform_url}/#/tournament/{tournament_id}")
+        page.locator(".hand-links a[data-hands='mine']").wait_for()
+        page.locator("table.standings a[data-hands='mine']").wait_for()
         # Issue 15 (7): the statement shows the buy-in once, by the tournament's name, with its two parts.
         page.goto(f"{platform_url}/#/account")
         buy_in = page.locator("tr[data-kind='buy_in']")

@@ -175,6 +175,10 @@ class Gateway:
         self.phh: str | None = None
         #: Every path asked of the faked services, in order.
         self.requested: list[str] = []
+        #: The tournament mtt-1 is over (issue 15, item 11: its results lead to its hands).
+        self.tournament_finished = False
+        #: The query of each request for mtt-1's hands, in order.
+        self.hand_queries: list[dict[str, str]] = []
         #: The rating service's leaderboard answers, by the `standing` asked for ("closed" or "now").
         self.leaderboards: dict[str, dict[str, Any]] = {}
         app = create_app(settings, bus=self.bus, services_transport=httpx.MockTransport(self._services))
@@ -200,16 +204,24 @@ class Gateway:
         if path == "/v1/leaderboard" and self.leaderboards:
             return httpx.Response(200, json=self.leaderboards[request.url.params.get("standing", "closed")])
         if path == "/v1/tournaments/mtt-1":
-            return httpx.Response(200, json=running_tournament())
+            over = {"status": "finished", "players_left": 1, "clock": None} if self.tournament_finished else {}
+            return httpx.Response(200, json=running_tournament() | over)
         if path == "/v1/tournaments/mtt-1/standings":
             return httpx.Response(200, json=self._standings())
+        if path == "/v1/tournaments/mtt-1/hands":
+            self.hand_queries.append(dict(request.url.params))
+            return httpx.Response(200, json=self._tournament_hands(request.url.params.get("player_id")))
         if path.startswith("/internal/v1/players/") and path.endswith("/tournaments"):
-            return httpx.Response(
-                200, json=[{"tournament_id": "snd-1", "status": "registering"}] if self.registered else []
-            )
+            entries = [{"tournament_id": "snd-1", "status": "registering"}] if self.registered else []
+            if self.tournament_finished:  # Alice won mtt-1
+                entries.append({"tournament_id": "mtt-1", "status": "finished", "position": 1, "prize_cents": 1000})
+            return httpx.Response(200, json=entries)
         if path == "/internal/v1/tournaments/snd-1/registrations":
             self.registered.append(json.loads(request.content)["player_id"])
             return httpx.Response(201, json={"registered": len(self.registered)})
+        if path.startswith("/internal/v1/tournaments/snd-1/registrations/") and request.method == "DELETE":
+            self.registered.remove(path.rsplit("/", 1)[1])
+            return httpx.Response(200, json={"refunded_cents": 500})
         body = {"type": "urn:problem:not_found", "title": "Not Found", "status": 404, "code": "not_found"}
         return httpx.Response(404, content=json.dumps(body), headers={"content-type": "application/problem+json"})
 
@@ -220,6 +232,7 @@ class Gateway:
         ]
         return {
             "hand_id": "h-1",
+            "table_id": TABLE,
             "hand_no": 1,
             "status": "completed",
             "started_at": "2030-06-01T10:00:00Z",
@@ -228,8 +241,27 @@ class Gateway:
             "end_stacks": {"1": 3000, "2": 0},
         }
 
+    def _tournament_hands(self, player_id: str | None) -> dict[str, Any]:
+        """mtt-1's hands, newest first: Bob against Carol at its second table, Alice against Bob at its first."""
+        bob = self.players["bob"]
+        two = [{"seat": 1, "player_id": bob, "stack": 1000}, {"seat": 2, "player_id": "p-carol", "stack": 500}]
+        hands = [
+            self._hand()
+            | {"hand_id": "h-2", "table_id": "mtt-1.main.2", "players": two, "end_stacks": {"1": 1500, "2": 0}},
+            self._hand() | {"table_id": "mtt-1.main.1", "end_stacks": {"1": 1660, "2": 1340}},
+        ]
+        mine = [hand for hand in hands if any(p["player_id"] == player_id for p in hand["players"])]
+        return {"hands": mine if player_id else hands, "next_before": None}
+
     def _standings(self) -> dict[str, Any]:
-        """Alice and Bob play on; Carol finished third and won 4.00."""
+        """Alice and Bob play on; Carol finished third and won 4.00. Once over: Alice first, Bob second."""
+        if self.tournament_finished:
+            places = [(self.players["alice"], 1, 1000), (self.players["bob"], 2, 600), ("p-carol", 3, 400)]
+            players = [
+                {"player_id": who, "chips": 0, "table_id": None, "seat": None, "position": n, "prize_cents": prize}
+                for who, n, prize in places
+            ]
+            return {"tournament_id": "mtt-1", "status": "finished", "players": players}
         players = [
             {"player_id": self.players["alice"], "chips": 2000, "table_id": "mtt-1.main.1", "seat": 1},
             {"player_id": self.players["bob"], "chips": 1000, "table_id": "mtt-1.main.1", "seat": 2},

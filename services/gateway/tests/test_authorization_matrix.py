@@ -132,6 +132,7 @@ EXPECTED: dict[tuple[str, str], Access] = {
     ("POST", f"{V1}/tournaments/{{tournament_id}}/cancellation"): ITS_STAFF,
     # tables and hands: public state for anyone signed in; the audit for the organiser's staff (P-1.3, P-1.4)
     ("GET", f"{V1}/tables/{{table_id:path}}/hands"): SIGNED_IN,
+    ("GET", f"{V1}/tournaments/{{tournament_id}}/hands"): SIGNED_IN,
     ("GET", f"{V1}/hands/{{hand_id}}/phh"): SIGNED_IN,
     ("GET", f"{V1}/hands/{{hand_id}}/audit"): may(OPERATOR, ADMIN, hidden=(OTHER_OPERATOR,)),
     ("POST", f"{V1}/tables/{{table_id:path}}/actions"): PLAYERS,  # the engine decides if it is their turn

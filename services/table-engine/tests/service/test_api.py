@@ -67,6 +67,31 @@ async def test_hands_are_listed_newest_first_in_pages(service: Harness) -> None:
     assert [(p["seat"], p["stack"]) for p in summary["players"]] == [(2, 1000), (3, 1000), (1, 1000)]
 
 
+async def test_a_tournaments_hands_span_its_tables_and_a_players_are_filtered(service: Harness) -> None:
+    """Issue 15, item 11: a finished tournament's results link to its hands, across its tables."""
+    await service.open_table("api-2", stacks=(1000, 1000), tournament_id="t-1")
+    await service.open_table("other", stacks=(1000, 1000), tournament_id="t-2")
+    played = []
+    for table_id in ("api", "api-2", "other"):
+        hand_id = await service.start_hand(table_id)
+        while not _ended(service, hand_id):
+            await service.act(table_id, hand_id, service.to_act().player_id, "fold")
+        played.append((table_id, hand_id))
+    everyone = (await service.http.get("/v1/tournaments/t-1/hands")).json()
+    assert [(h["table_id"], h["hand_id"]) for h in everyone["hands"]] == played[1::-1]
+    assert everyone["next_before"] is None
+    first = (await service.http.get("/v1/tournaments/t-1/hands", params={"limit": 1})).json()
+    assert [h["hand_id"] for h in first["hands"]] == [played[1][1]] and first["next_before"]
+    # p3 sat at "api" only (three seats); "api-2" dealt p1 and p2.
+    p3 = (await service.http.get("/v1/tournaments/t-1/hands", params={"player_id": "p3"})).json()
+    assert [h["hand_id"] for h in p3["hands"]] == [played[0][1]] and p3["next_before"] is None
+    assert (await service.http.get("/v1/tournaments/nope/hands")).json() == {"hands": [], "next_before": None}
+
+
+def _ended(service: Harness, hand_id: str) -> bool:
+    return any(event.hand_id == hand_id for event in service.events(contract.HandCompleted))
+
+
 async def test_a_hand_with_everyone_all_in_from_the_blinds_plays_itself_out(tmp_path: Path) -> None:
     async with running(tmp_path / "short.db") as service:
         await service.open_table("short", stacks=(10, 20))

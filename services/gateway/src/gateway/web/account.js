@@ -74,7 +74,7 @@ function partsNote(line, units) {
 async function statementReference(line) {
   if (line.tournament_id) return tournamentName(line.tournament_id);
   if (line.draw_id) return both(`Draw ${line.draw_id}`, `Concorso ${line.draw_id}`);
-  return line.reference || "";
+  return statementReferenceText(line);
 }
 
 page("#/account", (view) => {
@@ -141,16 +141,16 @@ async function showCoupons(coupons, me) {
   fill(coupons, list.length
     ? stackable(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, h("th", {}, term("draw")), h("th", {}, "#"), h("th", {}, term("bets")), h("th", {}, term("cost")), h("th", {}, both("Status", "Stato")))),
-      h("tbody", {}, list.map((c) => h("tr", {},
+      h("tbody", {}, list.map((c) => h("tr", { "data-coupon": c.coupon_id },
         h("td", {}, h("a", { href: `#/draw/${encodeURIComponent(c.draw_id)}` }, c.draw_id)), h("td", {}, c.coupon_id),
-        h("td", {}, num(c.bets)), h("td", {}, `${c.amount_text} ${c.currency}`), h("td", {}, statusWord(c.status)))))))
+        h("td", {}, num(c.bets)), h("td", {}, couponCost(c)), h("td", {}, statusWord(c.status)))))))
     : h("p", { class: "muted" }, both("No coupons yet.", "Ancora nessuna schedina.")));
 }
 
 async function ticketRow(x) {
   const target = x.target_tournament_id
     ? h("a", { href: `#/tournament/${encodeURIComponent(x.target_tournament_id)}` }, await tournamentName(x.target_tournament_id))
-    : x.tournament_kind.replaceAll("_", " ");
+    : kindLabel(x.tournament_kind);
   const used = x.used_by_tournament_id ? h("span", {}, both("used in", "usato in"), " ", await tournamentName(x.used_by_tournament_id)) : both("unused", "non usato");
   return h("tr", { "data-ticket": x.code },
     h("td", {}, h("code", {}, x.code)), h("td", {}, words(TICKET_REASONS, x.issued_reason)),

@@ -46,7 +46,6 @@ const TERMS = {
   call: ["Call", "Vedi"],
   bet: ["Bet", "Punta"],
   raise: ["Raise to", "Rilancia a"],
-  allIn: ["All-in", "All-in"],
   chat: ["Chat", "Chat"],
   handHistory: ["Hand history", "Storico mani"],
   download: ["Download", "Scarica"],
@@ -124,6 +123,10 @@ const STATUS_WORDS = {
   waiting: ["Waiting for players", "In attesa di giocatori"],
   playing: ["Playing", "In gioco"],
   paused: ["Paused", "In pausa"],
+  draft: ["Draft", "Bozza"],
+  cancelling: ["Being cancelled", "In annullamento"],
+  pending: ["Pending", "In attesa"],
+  refused: ["Refused", "Rifiutata"],
 };
 
 function statusWord(code) {
@@ -150,8 +153,6 @@ function fill(node, ...children) {
 }
 
 /* ---- money and cards --------------------------------------------------------------------------------------- */
-const CURRENCY_SIGNS = { EUR: "€", USD: "$", GBP: "£" };
-
 /* Integer minor units to text, with integer arithmetic only (money is never a float here either): the amount
  * reaches Intl as a decimal string, formatted for the chosen language ("€5.00", "5,00 €") or the text's. */
 function money(minor, currency = "EUR", minorUnits = 2, language = lang) {
@@ -276,46 +277,30 @@ async function request(method, path, body, { auth = true, retried = false, heade
   throw { status: response.status, ...data };
 }
 
+/* A GET of something other than JSON behind authentication (a hand history): the response when it succeeded,
+ * else the problem thrown. An expired access token is refreshed and the request made once more, as `request`
+ * does (a page left open past the token's life would otherwise fail its first download). */
+async function authorizedFetch(path, retried = false) {
+  const response = await fetch(API + path, { headers: { Authorization: `Bearer ${await session.validAccessToken()}` } });
+  if (response.ok) return response;
+  const problem = await response.json().catch(() => ({ title: response.statusText }));
+  if (!retried && response.status === 401 && problem.code === "token_expired") {
+    await session.refresh();
+    return authorizedFetch(path, true);
+  }
+  throw { status: response.status, ...problem };
+}
+
 /* A file the API serves behind authentication (a hand history): fetched, then saved by the browser; `edit`
  * may rewrite its text first. */
 async function download(path, filename, edit = null) {
-  const response = await fetch(API + path, { headers: { Authorization: `Bearer ${await session.validAccessToken()}` } });
-  if (!response.ok) throw await response.json().catch(() => ({ title: response.statusText }));
+  const response = await authorizedFetch(path);
   const blob = edit ? new Blob([edit(await response.text())], { type: response.headers.get("content-type") || "text/plain" }) : await response.blob();
   const link = h("a", { href: URL.createObjectURL(blob), download: filename });
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 10000);
-}
-
-/* The Italian of the refusals a player meets; the server's own (English) words stay beside it. */
-const PROBLEM_WORDS = {
-  insufficient_funds: "Saldo insufficiente.",
-  invalid_credentials: "Soprannome, email o password non corretti.",
-  nickname_taken: "Soprannome già in uso.",
-  email_taken: "Email già registrata.",
-  underage: "Il gioco è riservato ai maggiorenni.",
-  registration_closed: "Le iscrizioni sono chiuse.",
-  tournament_full: "Il torneo è al completo.",
-  already_registered: "Sei già iscritto.",
-  not_registered: "Non sei iscritto.",
-  betting_closed: "Le giocate sono chiuse.",
-  not_your_turn: "Non è il tuo turno.",
-  chat_banned: "La chat ti è sospesa.",
-  rate_limited: "Troppe richieste: riprova tra poco.",
-  deposit_limit_exceeded: "Limite di deposito superato.",
-  player_self_excluded: "Ti sei autoescluso dal gioco.",
-  session_time_limit_reached: "La sessione ha raggiunto il limite di tempo che hai scelto.",
-  self_exclusion_in_force: "Un'autoesclusione è già in vigore e non si può accorciare.",
-  forbidden: "Operazione non consentita.",
-  validation_failed: "Dati non validi.",
-};
-
-function problemText(problem) {
-  if (problem.errors) return say(problem.errors.map((e) => `${e.field.replace(/^body\./, "")}: ${e.message}`).join("; "), PROBLEM_WORDS.validation_failed);
-  const english = problem.title || problem.message || "Something went wrong.";
-  return say(english, PROBLEM_WORDS[problem.code] || "La richiesta non è andata a buon fine.");
 }
 
 /* A unique key per intended money move; the same key is sent again when the same move is retried. */

@@ -36,8 +36,10 @@ async function registerFor(tournamentId, entry = "buy_in") {
 async function unregisterFrom(tournamentId) {
   const answer = await request("DELETE", `/tournaments/${encodeURIComponent(tournamentId)}/registrations/${session.playerId}`,
     undefined, { headers: { "Idempotency-Key": newIdempotencyKey() } });
-  const refund = answer?.refunded_cents ? money(answer.refunded_cents) : null;
-  toast(say(`Unregistered${refund ? `: ${refund} refunded` : ""}.`, `Iscrizione annullata${refund ? `: ${refund} rimborsati` : ""}.`));
+  const refund = (language) => money(answer.refunded_cents, "EUR", 2, language);
+  toast(answer?.refunded_cents
+    ? say(`Unregistered: ${refund("en")} refunded.`, `Iscrizione annullata: ${refund("it")} rimborsati.`)
+    : say("Unregistered.", "Iscrizione annullata."));
 }
 
 /* The tournaments the player holds an unused satellite seat for (P-3.4). */
@@ -134,6 +136,18 @@ page("#/lobby", (view) => {
   return () => { stop(); showTournaments.cancel(); showDraws.cancel(); };
 }, { auth: true });
 
+/* The buy-in and the field ("3/100"), on the lobby's card and the tournament's page; `more` follows them. */
+function entryLine(t, more = null) {
+  return h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), `: ${num(t.registered)}/${num(t.max_players)}`, more);
+}
+
+/* The player's finishing position and prize, once they have one. */
+function resultLine(t, entry) {
+  if (!entry?.position) return null;
+  return h("p", { class: "result" }, term("position"), `: ${entry.position}`,
+    entry.prize_cents ? h("span", {}, " · ", term("prize"), ` ${money(entry.prize_cents, t.currency)}`) : "");
+}
+
 function tournamentCard(t, mine, refresh, seats) {
   return h("article", { class: "card-row", "data-tournament": t.tournament_id },
     h("div", { class: "grow" },
@@ -143,8 +157,8 @@ function tournamentCard(t, mine, refresh, seats) {
         t.starts_at ? ` · ${when(t.starts_at)}` : "",
         t.guarantee_cents ? h("span", {}, " · ", both("guaranteed", "garantiti"), ` ${money(t.guarantee_cents, t.currency)}`) : "",
         t.recurring ? h("span", { class: "recurring" }, " · ", both("a new one opens when full", "se ne apre un altro appena è pieno")) : ""),
-      h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), `: ${num(t.registered)}/${num(t.max_players)}`),
-      mine?.position ? h("p", { class: "result" }, term("position"), `: ${mine.position}`, mine.prize_cents ? ` · ${money(mine.prize_cents, t.currency)}` : "") : null,
+      entryLine(t),
+      resultLine(t, mine),
     ),
     h("div", { class: "actions" }, playerTournamentActions(t, mine, refresh, seats)),
   );
@@ -253,24 +267,40 @@ function fieldSummary(t, players) {
     rank ? h("strong", { "data-rank": rank }, " · ", both("Your rank", "La tua posizione"), `: ${rank}/${num(players.length)}`) : "");
 }
 
+/* A tournament has hands to replay once it has started. */
+function hasHands(t) {
+  return t.status === "running" || t.status === "finished";
+}
+
+/* The results: position, chips, table, prize, and each player's hands to replay (issue 15, item 11) once the
+ * tournament has dealt any. */
 function standingsTable(players, name, t) {
+  const dealt = hasHands(t);
   return stackable(h("table", { class: "grid standings" },
-    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, term("nickname")), h("th", { class: "num" }, term("chips")), h("th", {}, term("table")), h("th", { class: "num" }, term("prize")))),
+    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, term("nickname")), h("th", { class: "num" }, term("chips")), h("th", {}, term("table")), h("th", { class: "num" }, term("prize")),
+      dealt ? h("th", {}, term("handHistory")) : null)),
     h("tbody", {}, players.map((p, i) => h("tr", { class: p.player_id === session.playerId ? "me" : "", "data-player": p.player_id },
       h("td", {}, p.position ?? i + 1),
       h("td", {}, name(p.player_id)),
       h("td", { class: "num" }, p.position != null ? "—" : num(p.chips)),
       h("td", {}, p.table_id ? h("a", { href: `#/table/${encodeURIComponent(p.table_id)}` }, tableName(p.table_id)) : "—"),
-      h("td", { class: "num" }, p.prize_cents ? money(p.prize_cents, t.currency) : ""))))));
+      h("td", { class: "num" }, p.prize_cents ? money(p.prize_cents, t.currency) : ""),
+      dealt ? h("td", {}, handsLink(t.tournament_id, p.player_id)) : null)))));
+}
+
+/* Above the standings: the way to every hand of the tournament, and to the player's own. */
+function tournamentHandLinks(t, players) {
+  if (!hasHands(t)) return null;
+  const played = players.some((p) => p.player_id === session.playerId);
+  return h("p", { class: "hand-links" }, handsLink(t.tournament_id, "all"), played ? [" · ", handsLink(t.tournament_id, session.playerId)] : null);
 }
 
 function tournamentHeader(t, entry, refresh, seats) {
   return [
     h("h1", {}, t.name),
     h("p", { class: "muted" }, kindLabel(t.kind), " · ", statusWord(t.status), t.starts_at ? ` · ${when(t.starts_at)}` : ""),
-    h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), `: ${num(t.registered)}/${num(t.max_players)}`,
-      t.prize_pool_cents != null ? h("span", {}, " · ", term("prizePool"), `: ${money(t.prize_pool_cents, t.currency)}`) : ""),
-    entry?.position ? h("p", { class: "result" }, term("position"), `: ${entry.position}`, entry.prize_cents ? h("span", {}, " · ", term("prize"), ` ${money(entry.prize_cents, t.currency)}`) : "") : null,
+    entryLine(t, t.prize_pool_cents != null ? h("span", {}, " · ", term("prizePool"), `: ${money(t.prize_pool_cents, t.currency)}`) : null),
+    resultLine(t, entry),
     h("div", { class: "actions" }, playerTournamentActions(t, entry, refresh, seats)),
   ];
 }
@@ -294,13 +324,16 @@ page("#/tournament/:id", (view, { id }) => {
       const players = table.players || [];
       const name = await nicknames(players.map((p) => p.player_id));
       fill(header, tournamentHeader(t, mine.find((e) => e.tournament_id === id), show, seats));
+      // Once it is over, its results (and the way to its hands) come first: what players open it for then.
+      if (t.status === "finished") header.after(standings);
       const summary = [clockPanel(t), fieldSummary(t, players), ...purchaseWindows(t)].filter(Boolean);
       live.hidden = !summary.length;
       fill(live, h("h2", {}, t.status === "running" ? both("Live", "In diretta") : both("Rules", "Regole")), summary);
       fill(structure, h("h2", {}, term("structure")), levelsTable(t.definition?.blinds?.levels || [], t.clock?.level));
       const satellite = t.definition?.satellite;
       fill(payouts, h("h2", {}, term("payouts")), satellite ? satellitePrizes(satellite, t) : payoutsTable(t));
-      fill(standings, h("h2", {}, term("standings")), players.length ? standingsTable(players, name, t) : h("p", { class: "muted" }, both("Nobody yet.", "Ancora nessuno.")));
+      fill(standings, h("h2", {}, term("standings")), tournamentHandLinks(t, players),
+        players.length ? standingsTable(players, name, t) : h("p", { class: "muted" }, both("Nobody yet.", "Ancora nessuno.")));
     } catch (problem) {
       fill(header, h("p", { class: "error" }, problemText(problem)));
     }

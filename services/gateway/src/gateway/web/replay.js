@@ -97,9 +97,7 @@ function settle(phh, last, board) {
 /* ---- the replayer page ----------------------------------------------------------------------------------- */
 
 async function phhText(handId) {
-  const response = await fetch(`${API}/hands/${encodeURIComponent(handId)}/phh`, { headers: { Authorization: `Bearer ${await session.validAccessToken()}` } });
-  if (!response.ok) throw await response.json().catch(() => ({ title: response.statusText }));
-  return response.text();
+  return (await authorizedFetch(`/hands/${encodeURIComponent(handId)}/phh`)).text();
 }
 
 /* A step's line in both languages, the nickname for the actor and the amount written the language's way. */
@@ -160,11 +158,13 @@ function replayControls(stage, steps, name) {
   return () => document.removeEventListener("keydown", onKey);
 }
 
-page("#/table/:id/hands/:hand", (view, { id, hand }) => {
+/* The replayer of hand `hand` at table `id`; `back`: where "← Hand history" leads (the table's hands, or the
+ * tournament's the player came from). */
+function replayPage(view, { id, hand }, back = `#/table/${encodeURIComponent(id)}/hands`) {
   const stage = h("div", { class: "replay", "aria-live": "polite" }, h("p", { class: "muted" }, both("Loading…", "Caricamento…")));
   view.append(h("section", { class: "panel" },
     h("h1", {}, both("Hand replay", "Rivedi la mano"), " — ", tableName(id)),
-    h("p", {}, h("a", { href: `#/table/${encodeURIComponent(id)}/hands` }, "← ", term("handHistory"))),
+    h("p", {}, h("a", { href: back }, "← ", term("handHistory"))),
     stage));
   let stop = () => {};
   let left = false;
@@ -181,4 +181,8 @@ page("#/table/:id/hands/:hand", (view, { id, hand }) => {
     })
     .catch((problem) => fill(stage, h("p", { class: "error" }, problemText(problem))));
   return () => { left = true; stop(); };
-}, { auth: true });
+}
+
+page("#/table/:id/hands/:hand", (view, params) => replayPage(view, params), { auth: true });
+/* From a tournament's results (hand-list.js). */
+page("#/tournament/:tournament/replay/:id/:hand", (view, params) => replayPage(view, params, `#/tournament/${encodeURIComponent(params.tournament)}/hands`), { auth: true });

@@ -14,6 +14,14 @@ const UNSEAT_REASONS = {
   table_broken: ["Moved", "Spostato"],
 };
 
+/* What the table did for a disconnected player (`table.protection.applied`, P-13.2). */
+const PROTECTION_OUTCOMES = {
+  folded: ["hand folded", "mano lasciata"],
+  checked: ["checked", "ha passato"],
+  time_extended: ["more time to act", "più tempo per agire"],
+  all_in_protected: ["all-in protection, the hand goes on for the chips already in", "protezione all-in, la mano continua per le fiches già puntate"],
+};
+
 class TableState {
   constructor(tableId) {
     this.tableId = tableId;
@@ -203,8 +211,8 @@ class TableState {
   }
 
   protection(p) {
-    const outcome = p.outcome.replaceAll("_", " ");
-    return [`Disconnection protection: ${outcome}.`, `Protezione per disconnessione: ${outcome}.`];
+    const [en, it] = PROTECTION_OUTCOMES[p.outcome] || [p.outcome.replaceAll("_", " "), p.outcome.replaceAll("_", " ")];
+    return [`Disconnection protection: ${en}.`, `Protezione per disconnessione: ${it}.`];
   }
 }
 

@@ -1,6 +1,6 @@
 /* A playable table: seats, stacks, bets, cards (the player's own hole cards only, and those shown), pot, board,
- * the action bar with bet sizing between the offered minimum and maximum, the action timer, chat; and the
- * table's hand histories with PHH downloads. The table, the player's cards and the actions fit one screen
+ * the action bar with bet sizing between the offered minimum and maximum, the action timer, chat (the table's hand
+ * histories are in hand-list.js). The table, the player's cards and the actions fit one screen
  * (desktop and phone portrait); the hand log and the chat come below.
  *
  * The table has its own socket (P-13.4): it retries with backoff and, if the connection cannot be restored,
@@ -10,6 +10,8 @@
 "use strict";
 
 const TABLE_RETRIES = 6; // about 30 s of backoff before giving up (P-13.1)
+/* A turn's time when the request's own is unknown (a state loaded over REST): the engine's default. */
+const DEFAULT_TURN_SECONDS = 20;
 
 /* "t-42" or the director's "<tournament>.<phase>.<n>": the name players read ("Table 3 · Tavolo 3"), with the
  * number the id ends in, if any (ids are for machines). */
@@ -39,6 +41,8 @@ class TablePage {
     this.clock = setInterval(() => this.tick(), 250);
     this.pre = new PreActions(() => this.renderBar());
     this.bankFull = 0; // the largest time bank seen: the bar's full width
+    this.sent = null; // the request last acted on: its bar comes back if the action is refused
+    this.turnSeconds = DEFAULT_TURN_SECONDS; // the acting player's time for this turn: the timer bar's full width
     // Only the table on screen takes the keys: the others play on out of sight (tables.js).
     this.onKey = (event) => { if (this.root.isConnected) pressShortcut(event, this.ui.bar); };
     document.addEventListener("keydown", this.onKey);
@@ -106,7 +110,7 @@ class TablePage {
     const mineTurn = Boolean(state.request);
     const who = this.name(state.seats.get(state.toAct)?.player_id);
     if (left > 0) {
-      bar.style.width = `${Math.min(100, (left / 20) * 100)}%`;
+      bar.style.width = `${Math.min(100, (left / this.turnSeconds) * 100)}%`;
       const seconds = Math.ceil(left);
       label.textContent = mineTurn ? say(`Your turn: ${seconds} s`, `Tocca a te: ${seconds} s`) : `${who}: ${seconds} s`;
     } else {
@@ -136,12 +140,25 @@ class TablePage {
     if (!r) return;
     const command = { hand_id: r.hand_id, action, ...(amount != null ? { amount } : {}) };
     this.state.request = null;
+    this.sent = r;
     this.renderBar();
     // The table socket carries it; over REST when the socket is between reconnections.
     if (!this.socket?.send({ type: "act", table_id: this.id, ref: `${r.hand_id}:${action}`, ...command })) {
       await request("POST", `/tables/${encodeURIComponent(this.id)}/actions`, command)
-        .catch((p) => { toast(problemText(p), { kind: "error" }); this.state.request = r; this.renderBar(); });
+        .catch((p) => this.refused(p, r.hand_id));
     }
+  }
+
+  /* An action refused — by the gateway (REST, or a socket frame naming the action's `ref`) or by the table engine
+   * (`table.action.rejected`): said, and the bar comes back while the turn is still the player's, since no new
+   * request will come for it (the table waits for an action until the clock runs out). */
+  refused(problem, handId) {
+    toast(problemText(problem), { kind: "error" });
+    const asked = this.sent;
+    const mine = this.state.mySeat;
+    if (!asked || asked.hand_id !== handId || this.state.handId !== handId || this.state.request || !mine || this.state.toAct !== mine.seat) return;
+    this.state.request = asked;
+    this.renderBar();
   }
 
   async sendChat() {
@@ -190,7 +207,7 @@ class TablePage {
 
   async receive(frame) {
     const { event, payload } = frame.data;
-    if (event === "table.action.rejected") { toast(problemText({ title: payload.message, code: payload.code }), { kind: "error" }); return; }
+    if (event === "table.action.rejected") { this.refused({ title: payload.message, code: payload.code }, payload.hand_id); return; }
     if (event === "table.chat.posted") { this.addLine(this.ui.chatLines, `${this.name(payload.player_id)}: ${payload.text}`); return; }
     if (event === "table.hand.started") {
       seenCommitments.remember(payload.hand_id, payload.deck_commitment);
@@ -199,6 +216,11 @@ class TablePage {
     if (event === "table.player.seated" || event === "table.table.opened" || event === "table.hand.started") {
       const ids = event === "table.player.seated" ? [payload.player.player_id] : payload.seats.map((s) => s.player_id);
       this.name = await nicknames([...this.state.seats.values()].map((s) => s.player_id).concat(ids));
+    }
+    if (event === "table.action.requested") {
+      // The turn's time is the table's setting: from the request to its deadline, both the server's clock.
+      const seconds = (Date.parse(payload.deadline) - Date.parse(frame.data.occurred_at)) / 1000;
+      this.turnSeconds = seconds > 0 ? seconds : DEFAULT_TURN_SECONDS;
     }
     const line = this.state.apply(event, payload);
     this.followTournament();
@@ -218,7 +240,12 @@ class TablePage {
         this.render();
       },
       onResync: () => this.load(),
-      onFrame: (frame) => { if (frame.type === "error") toast(problemText({ title: frame.message, code: frame.code }), { kind: "error" }); },
+      onFrame: (frame) => {
+        if (frame.type !== "error") return;
+        const problem = { title: frame.message, code: frame.code };
+        if (frame.ref?.includes(":")) this.refused(problem, frame.ref.slice(0, frame.ref.lastIndexOf(":")));
+        else toast(problemText(problem), { kind: "error" });
+      },
       // One at a time, in order: a message waits for the nicknames its predecessor looked up.
       onMessage: (frame) => { this.inbox = this.inbox.then(() => this.receive(frame)).catch((error) => console.error(error)); },
     });
@@ -228,7 +255,6 @@ class TablePage {
 /* The page's elements: the screen-filling part (head, felt, the player's cards and actions), then log and chat. */
 function tableLayout(view, id) {
   const ui = {
-    tableId: id,
     tabs: h("nav", { class: "table-tabs", "aria-label": say("Your tables", "I tuoi tavoli") }),
     status: h("span", { class: "status" }, say("connecting…", "connessione…")),
     title: h("h1", {}, tableName(id)),
@@ -308,10 +334,10 @@ function followTableTournament(tid, ui, addLine) {
   return lobbyLink.listen((frame) => {
     const { event, payload = {} } = frame.data || {};
     if (payload.tournament_id !== tid) return;
-    if (event === "tournament.player.eliminated" && payload.player_id === session.playerId) showResult(ui, payload.position, payload.prize_cents);
+    if (event === "tournament.player.eliminated" && payload.player_id === session.playerId) showResult(ui, tid, payload.position, payload.prize_cents);
     if (event === "tournament.tournament.finished") {
       const me = payload.ranking.find((r) => r.player_id === session.playerId);
-      if (me) showResult(ui, me.position, me.prize_cents);
+      if (me) showResult(ui, tid, me.position, me.prize_cents);
     }
     if ((event === "tournament.rebuy.offered" || event === "tournament.addon.offered") && payload.player_id === session.playerId) {
       offerPurchase(tid, event === "tournament.rebuy.offered" ? "rebuys" : "addons", payload);
@@ -331,72 +357,27 @@ function followTableTournament(tid, ui, addLine) {
   }, [`tournament:${tid}`]);
 }
 
-/* The player's result, with the way to the table's hands (each with its replay, issue 15 item 11). */
-function showResult(ui, position, prizeCents) {
+/* The player's result, with the way to their hands in the tournament — every table they sat at — each with its
+ * replay (issue 15, item 11). */
+function showResult(ui, tournamentId, position, prizeCents) {
   const box = ui.result;
   box.hidden = false;
   fill(box,
     h("h2", {}, position === 1 ? both("You won the tournament!", "Hai vinto il torneo!") : both(`You finished #${position}`, `Hai chiuso al ${position}º posto`)),
     h("p", {}, term("position"), `: ${position}`, prizeCents ? h("span", {}, " · ", term("prize"), ` ${money(prizeCents)}`) : ""),
     h("p", {}, h("a", { class: "button", href: "#/lobby" }, term("lobby")), " ", h("a", { href: "#/account" }, term("account")),
-      " ", h("a", { class: "replay-hands", href: `#/table/${encodeURIComponent(ui.tableId)}/hands` }, both("Replay the hands", "Rivedi le mani"))),
+      " ", h("a", { class: "replay-hands", href: `#/tournament/${encodeURIComponent(tournamentId)}/hands/${encodeURIComponent(session.playerId)}` },
+        both("Replay your hands", "Rivedi le tue mani"))),
   );
 }
 
 /* P-4.2, P-4.3: a rebuy (after busting in the rebuy period) or an add-on, bought with one click. */
 function offerPurchase(tournamentId, kind, offer) {
   const [en, it] = kind === "rebuys" ? ["Rebuy", "Rebuy"] : ["Add-on", "Add-on"];
-  const chips = num(offer.chips);
-  const buy = actionButton(both(`${en}: ${chips} chips for ${money(offer.price_cents)}`, `${it}: ${chips} fiches per ${money(offer.price_cents)}`), async () => {
+  const price = (language) => money(offer.price_cents, "EUR", 2, language);
+  const buy = actionButton(both(`${en}: ${numEn(offer.chips)} chips for ${price("en")}`, `${it}: ${numIt(offer.chips)} fiches per ${price("it")}`), async () => {
     await request("POST", `/tournaments/${encodeURIComponent(tournamentId)}/${kind}`, undefined, { headers: { "Idempotency-Key": newIdempotencyKey() } });
     toast(say(`${en} bought.`, `${it} acquistato.`));
   });
   toast(kind === "rebuys" ? say("You are out of chips: rebuy?", "Hai finito le fiches: vuoi un rebuy?") : say("Add-on break: buy more chips?", "Pausa add-on: vuoi altre fiches?"), { action: buy, seconds: 60 });
 }
-
-/* ---- a table's hand histories ------------------------------------------------------------------------------ */
-/* A PHH names players by id: the player's copy names them by nickname (P-11.5), as the table showed them. */
-function withNicknames(phh, ids, name) {
-  return ids.reduce((text, playerId) => text.replaceAll(JSON.stringify(playerId), JSON.stringify(name(playerId))), phh);
-}
-
-page("#/table/:id/hands", (view, { id }) => {
-  const list = h("div", {}, h("p", { class: "muted" }, both("Loading…", "Caricamento…")));
-  const more = h("button", { class: "secondary", hidden: true }, both("Older hands", "Mani precedenti"));
-  view.append(h("section", { class: "panel" },
-    h("h1", {}, term("handHistory"), " — ", tableName(id)),
-    h("p", {}, h("a", { href: `#/table/${encodeURIComponent(id)}` }, "← ", term("table"))),
-    h("p", { class: "muted" }, both("Your copy of a hand shows your own hole cards and the cards shown at the table (PHH format).",
-      "La tua copia di una mano mostra le tue carte e quelle scoperte al tavolo (formato PHH).")),
-    list, more));
-  let before = null;
-  let rows = [];
-
-  function handRow(hand, name) {
-    const ids = hand.players.map((p) => p.player_id);
-    const stacks = hand.players.map((p) => `${name(p.player_id)} ${num(p.stack)}${hand.end_stacks ? ` → ${num(hand.end_stacks[p.seat])}` : ""}`).join(", ");
-    return h("article", { class: "card-row", "data-hand": hand.hand_no },
-      h("div", { class: "grow" },
-        h("h3", {}, both(`Hand #${hand.hand_no}`, `Mano n. ${hand.hand_no}`), h("span", { class: "muted" }, " · ", statusWord(hand.status), ` · ${when(hand.started_at)}`)),
-        h("p", { class: "muted" }, term("blinds"), ` ${num(hand.level.small_blind)}/${num(hand.level.big_blind)} · ${stacks}`)),
-      h("div", { class: "actions" }, hand.status === "in_progress" ? null : [
-        h("a", { class: "button", "data-replay": hand.hand_id, href: `#/table/${encodeURIComponent(id)}/hands/${encodeURIComponent(hand.hand_id)}` }, both("Replay", "Rivedi")),
-        actionButton(term("download"), () => download(`/hands/${encodeURIComponent(hand.hand_id)}/phh`, `hand-${hand.hand_no}.phh`,
-          (phh) => withNicknames(phh, ids, name)), { class: "secondary" })]));
-  }
-
-  async function show() {
-    try {
-      const page_ = await request("GET", `/tables/${encodeURIComponent(id)}/hands?limit=50${before ? `&before=${before}` : ""}`);
-      const name = await nicknames(page_.hands.flatMap((hand) => hand.players.map((p) => p.player_id)));
-      rows = rows.concat(page_.hands.map((hand) => handRow(hand, name)));
-      fill(list, ...(rows.length ? rows : [h("p", { class: "muted" }, both("No hands yet.", "Ancora nessuna mano."))]));
-      before = page_.next_before;
-      more.hidden = !before;
-    } catch (problem) {
-      fill(list, h("p", { class: "error" }, problemText(problem)));
-    }
-  }
-  more.addEventListener("click", show);
-  show();
-}, { auth: true });

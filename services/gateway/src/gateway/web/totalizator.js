@@ -4,6 +4,12 @@
  * (the summary sticks to the bottom of the screen). Rule codes are for the code, never shown to players. */
 "use strict";
 
+/* A coupon's cost as money, written the chosen language's way ("€0.40", "0,40 €"); the currency's minor units
+ * are read off the API's decimal text of it ("0.40": 2). */
+function couponCost(c) {
+  return money(c.amount, c.currency, (String(c.amount_text).split(".")[1] || "").length);
+}
+
 /* T-2.4: a coupon holds the product over the matches of the results picked on each. */
 function betCount(picks) {
   return picks.reduce((product, chosen) => product * chosen.size, 1);
@@ -107,8 +113,9 @@ page("#/draw/:id", (view, { id }) => {
         picks: picks.map((chosen, i) => draw.matches[i].options.filter((option) => chosen.has(option))),
       }, { headers: { "Idempotency-Key": key } });
       key = newIdempotencyKey();
-      const cost = money(coupon.amount, coupon.currency, minorUnits());
-      toast(say(`Coupon ${coupon.coupon_id} placed: ${coupon.bets} bets, ${cost}.`, `Schedina ${coupon.coupon_id} giocata: ${coupon.bets} colonne, ${cost}.`));
+      const cost = (language) => money(coupon.amount, coupon.currency, minorUnits(), language);
+      const bets = counted(coupon.bets, ["bet", "bets"], ["colonna", "colonne"]);
+      toast(say(`Coupon ${coupon.coupon_id} placed: ${bets[0]}, ${cost("en")}.`, `Schedina ${coupon.coupon_id} giocata: ${bets[1]}, ${cost("it")}.`));
       picks = draw.matches.map(() => new Set());
       renderMatches();
       renderSummary();
@@ -128,7 +135,7 @@ page("#/draw/:id", (view, { id }) => {
       ? stackable(h("table", { class: "grid" },
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, term("bets")), h("th", {}, term("cost")), h("th", {}, both("Picks", "Pronostici")), h("th", {}, both("Status", "Stato")))),
         h("tbody", {}, coupons.map((c) => h("tr", { "data-coupon": c.coupon_id },
-          h("td", {}, c.coupon_id), h("td", {}, num(c.bets)), h("td", {}, `${c.amount_text} ${c.currency}`),
+          h("td", {}, c.coupon_id), h("td", {}, num(c.bets)), h("td", {}, couponCost(c)),
           h("td", { class: "picks" }, c.picks.map((p) => p.join("/")).join(" · ")), h("td", {}, statusWord(c.status)))))))
       : h("p", { class: "muted" }, both("No coupon on this draw yet.", "Ancora nessuna schedina su questo concorso.")));
   }

@@ -316,6 +316,19 @@ async def list_hands(session: AsyncSession, table_id: str, *, limit: int, before
     return [_hand_record(row) for row in rows]
 
 
+async def list_tournament_hands(
+    session: AsyncSession, tournament_id: str, *, limit: int, before: int | None
+) -> list[HandRecord]:
+    """The hands of every table the tournament had, newest first; `before` as in `list_hands`. Through the
+    tournament's tables (`tables.tournament_id` is indexed, as `hands.table_id` is), not `hands.tournament_id`."""
+    its_tables = select(tables.c.table_id).where(tables.c.tournament_id == tournament_id)
+    query = select(hands).where(hands.c.table_id.in_(its_tables))
+    if before is not None:
+        query = query.where(hands.c.seq < before)
+    rows = (await session.execute(query.order_by(hands.c.seq.desc()).limit(limit))).mappings().all()
+    return [_hand_record(row) for row in rows]
+
+
 def _hand_record(row: Any) -> HandRecord:
     return HandRecord(
         seq=row["seq"],

@@ -32,6 +32,27 @@ async def list_hands(
 
 
 @router.get(
+    "/tournaments/{tournament_id}/hands",
+    summary="A tournament's hands (every table's), newest first; optionally only those a player was dealt in",
+)
+async def list_tournament_hands(
+    request: Request,
+    tournament_id: str,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    before: Annotated[int | None, Query(description="`next_before` of the previous page.")] = None,
+    player_id: Annotated[
+        str | None,
+        Query(
+            description=f"Only the hands this player was dealt in, among the next {queries.PLAYER_SCAN} at most: "
+            "a page may hold fewer than `limit` with `next_before` set (read on)."
+        ),
+    ] = None,
+) -> HandList:
+    db = runtime_of(request).db
+    return await queries.tournament_hands(db, tournament_id, limit=limit, before=before, player_id=player_id)
+
+
+@router.get(
     "/hands/{hand_id}/phh",
     summary="Everyone's copy of a hand history (PHH): only the cards shown at the table",
     response_class=PlainTextResponse,

@@ -87,6 +87,7 @@ class TableView(BaseModel):
 
 class HandSummary(BaseModel):
     hand_id: str
+    table_id: str
     hand_no: int
     status: str = Field(description="in_progress, completed or voided (P-10).")
     level: Level
@@ -100,6 +101,11 @@ class HandSummary(BaseModel):
 class HandList(BaseModel):
     hands: list[HandSummary]
     next_before: int | None = Field(description="Pass as `before` for the next (older) page; None at the end.")
+
+
+#: How many of a tournament's hands one request looks through for a player's: a page of a player's hands may
+#: hold fewer than `limit` (even none) with `next_before` set, and the reader's cost stays bounded.
+PLAYER_SCAN = 500
 
 
 class HandOwner(BaseModel):
@@ -191,10 +197,27 @@ async def hand_list(db: Database, table_id: str, *, limit: int, before: int | No
     )
 
 
+async def tournament_hands(
+    db: Database, tournament_id: str, *, limit: int, before: int | None, player_id: str | None
+) -> HandList:
+    """The hands of a tournament's tables, newest first; with `player_id`, only those the player was dealt in
+    (found among the next PLAYER_SCAN hands at most). An unknown tournament has no hands: an empty list."""
+    window = limit if player_id is None else max(limit, PLAYER_SCAN)
+    async with db.sessions() as session:
+        records = await store.list_tournament_hands(session, tournament_id, limit=window, before=before)
+    kept = [r for r in records if player_id is None or r.seat_of(player_id) is not None][:limit]
+    if len(kept) == limit:
+        next_before: int | None = kept[-1].seq
+    else:
+        next_before = records[-1].seq if len(records) == window else None
+    return HandList(hands=[_summary(record) for record in kept], next_before=next_before)
+
+
 def _summary(record: HandRecord) -> HandSummary:
     config = record.config
     return HandSummary(
         hand_id=record.hand_id,
+        table_id=record.table_id,
         hand_no=record.hand_no,
         status=record.status,
         level=record.level,

@@ -50,6 +50,26 @@ async def hands(
 
 
 @router.get(
+    "/tournaments/{tournament_id}/hands",
+    summary="A tournament's hands, every table's, newest first (the results link them to the replayer)",
+    description="The same summaries as a table's hands: who was dealt in and the stacks, no card. With "
+    "`player_id`, only the hands that player was dealt in, looked for among the next 500 at most: a page may "
+    "hold fewer than `limit` with `next_before` set.",
+)
+async def tournament_hands(
+    tournament_id: str,
+    request: Request,
+    _: Anyone,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    before: Annotated[int | None, Query(description="`next_before` of the previous page.")] = None,
+    player_id: Annotated[str | None, Query(max_length=100)] = None,
+) -> Response:
+    path = f"/v1/tournaments/{segment(tournament_id)}/hands"
+    params = {"limit": limit, "before": before, "player_id": player_id}
+    return await relay(clients_of(request).table_engine, "GET", path, params=params)
+
+
+@router.get(
     "/hands/{hand_id}/phh",
     summary="A hand history (PHH) to download",
     description="A player dealt in gets their own copy: their hole cards and the cards shown. Anyone else gets "
