@@ -484,7 +484,8 @@ def test_an_admin_creates_a_concessionaire_and_its_operator_who_then_runs_only_i
         admin.fill(".new-operator input[name=email]", operator_login["email"])
         admin.fill(".new-operator input[name=password]", PASSWORD)
         admin.click(".new-operator button[type=submit]")
-        admin.wait_for_selector(".new-operator .error:has-text('No such concessionaire')")
+        # The client's own words for `concessionaire_not_found` (web/server-words.js), not the server's.
+        admin.wait_for_selector(".new-operator .error:has-text('Unknown concessionaire')")
 
         admin.fill(".new-concessionaire input[name=code]", code)
         admin.fill(".new-concessionaire input[name=name]", f"Sala {code}")

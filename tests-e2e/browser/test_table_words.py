@@ -13,6 +13,7 @@ import pytest
 from browser_support import LAPTOP, PHONE
 from platform_kit.events.table import ActionRejected, HandStarted, Level, PlayerProtectionApplied, SeatedPlayer
 from platform_kit.events.tournament import LevelChanged, RebuyOffered
+from playwright.sync_api import expect
 from test_table_client import TABLE, Gateway, deal_and_ask_alice, gateway, page, seated_at_the_table, sign_up_both
 
 pytestmark = pytest.mark.e2e
@@ -112,10 +113,11 @@ def test_issue15_8_a_refused_sign_up_names_the_rule_in_both_languages(
     page.fill("input[name=date_of_birth]", "1990-05-17")
     page.fill("input[name=password]", "long enough password")
     page.click("form button[type=submit]")
-    error = page.locator("form .error")
-    error.wait_for()
-    assert error.inner_text() == (
+    # The form's error line is there, empty, from the start: wait for its words, not for the element. 30 s: the
+    # refusal is one round trip, but the machine may be loaded.
+    expect(page.locator("form .error")).to_have_text(
         "Nickname: 3 to 20 characters, starting with a letter; only letters, digits, '_', '.' and '-'. · "
-        "Soprannome: da 3 a 20 caratteri, iniziando con una lettera; solo lettere, cifre, '_', '.' e '-'."
+        "Soprannome: da 3 a 20 caratteri, iniziando con una lettera; solo lettere, cifre, '_', '.' e '-'.",
+        timeout=30_000,
     )
     screenshot(page, "sign-up")

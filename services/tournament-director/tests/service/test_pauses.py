@@ -36,6 +36,11 @@ async def test_a_paused_tournament_deals_no_new_hand_until_it_is_resumed(tmp_pat
         assert paused.json()["clock"]["paused_at"] is not None and paused.json()["clock"]["ends_at"] is None
         again = await platform.post(f"{path}/pause", {"reason": "Database failover"}, OPERATOR)
         assert (again.status_code, again.json()["code"]) == (409, "tournament_already_paused")
+
+        async def published_pause() -> bool:  # through the outbox: published after the answer, not with it
+            return count(events.TournamentPaused) >= 1
+
+        await platform.until(published_pause)
         assert [e.reason for e in platform.events(events.TournamentPaused)] == ["Database failover"]
 
         await platform.bots.release()
@@ -50,6 +55,11 @@ async def test_a_paused_tournament_deals_no_new_hand_until_it_is_resumed(tmp_pat
         resumed = await platform.post(f"{path}/resume", None, OPERATOR)
         assert resumed.status_code == 200, resumed.text
         assert resumed.json()["clock"]["paused_at"] is None
+
+        async def published_resumption() -> bool:
+            return count(events.TournamentResumed) >= 1
+
+        await platform.until(published_resumption)
         [event] = platform.events(events.TournamentResumed)
         assert event.tournament_id == t
 
