@@ -18,7 +18,7 @@ from platform_kit.errors import NotFound
 from sqlalchemy import Row, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from totalizator.adapters.orm import coupons
+from totalizator.adapters.orm import coupons, wallet_transfers
 from totalizator.domain import Coupon
 
 
@@ -178,6 +178,41 @@ async def accepted_with_players(session: AsyncSession, draw_id: str) -> list[tup
         (Coupon(coupon_id, currency, amount, parse_picks(picks)), player_id)
         for coupon_id, currency, amount, picks, player_id in result.all()
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class CouponPayment:
+    """An accepted coupon and what its draw's plan paid it (a payout or a refund; 0 and no operation if none)."""
+
+    coupon_id: str
+    player_id: str
+    currency: str
+    stake: int
+    paid: int
+    operation_id: int | None
+
+
+async def payments(session: AsyncSession, draw_id: str) -> list[CouponPayment]:
+    """Every accepted coupon of the draw in acceptance order, with its planned payment: one query for the whole
+    draw (a draw may have tens of thousands of coupons). Only payments name a coupon in wallet_transfers, and a
+    coupon is paid at most once (its transfer's key is the coupon's)."""
+    paid = wallet_transfers.alias("paid")
+    query = (
+        select(
+            coupons.c.coupon_id,
+            coupons.c.player_id,
+            coupons.c.currency,
+            coupons.c.amount,
+            func.coalesce(paid.c.amount, 0),
+            paid.c.operation_id,
+        )
+        .select_from(
+            coupons.outerjoin(paid, (paid.c.draw_id == coupons.c.draw_id) & (paid.c.coupon_id == coupons.c.coupon_id))
+        )
+        .where(coupons.c.draw_id == draw_id, coupons.c.status == str(CouponStatus.ACCEPTED))
+        .order_by(coupons.c.id)
+    )
+    return [CouponPayment(*row) for row in (await session.execute(query)).all()]
 
 
 async def pending(session: AsyncSession, *, accepted_by: datetime, limit: int = 500) -> list[CouponRecord]:
