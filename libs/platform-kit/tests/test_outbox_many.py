@@ -4,33 +4,18 @@ on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
 import pytest
 from messaging_fixture import CreditGranted, create_schema, metadata
 from platform_kit.bus import InMemoryBus
 from platform_kit.db import Database
 from platform_kit.events.table import HoleCardsDealt
 from platform_kit.outbox import Outbox, OutboxRelay
-from sqlalchemy import event
+from platform_kit.testing import recorded_statements
 
 
-@contextmanager
-def outbox_statements(db: Database) -> Iterator[list[int]]:
-    """The number of rows of each INSERT INTO outbox sent to the database while inside."""
-    seen: list[int] = []
-
-    def count(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool) -> None:
-        if statement.lstrip().upper().startswith("INSERT INTO OUTBOX"):
-            seen.append(len(parameters) if executemany else 1)
-
-    event.listen(db.engine.sync_engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(db.engine.sync_engine, "before_cursor_execute", count)
+def outbox_inserts(statements: list[tuple[str, int]]) -> list[int]:
+    """The rows of each INSERT INTO outbox among the recorded statements."""
+    return [rows for sql, rows in statements if sql.upper().startswith("INSERT INTO OUTBOX")]
 
 
 async def written_then_published(url: str, events: int, chunk: int) -> tuple[list[int], list[int], list[str]]:
@@ -40,7 +25,7 @@ async def written_then_published(url: str, events: int, chunk: int) -> tuple[lis
     outbox = Outbox(metadata.tables["outbox"], producer="test")
     relay = OutboxRelay(db, outbox, bus, batch_size=1000)
     try:
-        with outbox_statements(db) as statements:
+        with recorded_statements(db) as statements:
             async with db.transaction() as session:
                 envelopes = await outbox.add_many(
                     session, (CreditGranted(account="a", amount=n) for n in range(events)), chunk=chunk
@@ -48,7 +33,7 @@ async def written_then_published(url: str, events: int, chunk: int) -> tuple[lis
         await relay.flush(timeout=60)
         published = [envelope.event().amount for _, envelope in bus.published]
         assert [e.id for e in envelopes] == [e.id for _, e in bus.published], "the envelopes returned are sent"
-        return statements, published, [key for key, _ in bus.published]
+        return outbox_inserts(statements), published, [key for key, _ in bus.published]
     finally:
         await db.dispose()
 
@@ -73,10 +58,10 @@ async def test_nothing_to_add_writes_nothing_and_private_events_keep_their_key(s
     outbox = Outbox(metadata.tables["outbox"], producer="test")
     bus = InMemoryBus()
     try:
-        with outbox_statements(db) as statements:
+        with recorded_statements(db) as statements:
             async with db.transaction() as session:
                 assert await outbox.add_many(session, []) == []
-        assert statements == []
+        assert outbox_inserts(statements) == []
         dealt = HoleCardsDealt(table_id="t", hand_id="h", player_id="p", seat=1, cards=["As", "Kd"])
         async with db.transaction() as session:
             await outbox.add_many(session, [dealt, CreditGranted(account="a", amount=1)])

@@ -5,17 +5,25 @@ settlement: test_api_settlement.py)."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from platform_kit.db import Database
 from platform_kit.events.totalizator import CouponSettled
+from platform_kit.outbox import Outbox
+from platform_kit.testing import recorded_statements
+from sqlalchemy import insert, select
 from test_api_settlement import ALL_ONE_NIL, COUPONS, place_all
+from totalizator.adapters import orm
+from totalizator.adapters.orm import metadata
 from totalizator.domain import CouponOutcome, coupon_outcome
 from totalizator.domain.currency import format_minor, minor_unit_exponent
-from totalizator_harness import Platform
+from totalizator.service.outcomes import publish_outcomes
+from totalizator_harness import NOW, Platform
 
 COUPON_SETTLED = CouponSettled.TYPE
 
@@ -122,3 +130,80 @@ async def test_t5_5_a_cancelled_draw_tells_every_coupon_its_refund_once(platform
     assert sum(o["amount"] for o in outcomes) == sum(o["stake"] for o in outcomes) == sum(a for *_, a, _ in COUPONS)
     await platform.staff("POST", "/draws/2030-23/cancel", {"reason": "again"})
     assert await platform.outbox_rows(COUPON_SETTLED) == len(COUPONS)
+
+
+async def test_a_draw_of_20_000_coupons_is_told_in_two_reads_and_a_statement_per_1_000(sqlite_url: str) -> None:
+    """Volume: the outcomes are read with two scans of the draw (not a query, nor a join, per coupon) and written
+    with one multi-row statement per 1,000 events, in the transaction that finishes the draw. Refused coupons
+    (the wallet never took their stake) are not told."""
+    db = Database(sqlite_url)
+    async with db.engine.begin() as connection:
+        await connection.run_sync(metadata.create_all)
+    coupons, payments = 20_000, range(0, 20_000, 3)
+    async with db.transaction() as session:
+        await session.execute(insert(orm.draws), [DRAW_ROW])
+        rows = [coupon_row(n, "accepted") for n in range(coupons)] + [coupon_row(coupons, "refused")]
+        await session.execute(insert(orm.coupons), rows)
+        await session.execute(insert(orm.wallet_transfers), [payment_row(n) for n in payments])
+    outbox = Outbox(metadata.tables["outbox"], producer="totalizator")
+    try:
+        with recorded_statements(db) as statements:
+            async with db.transaction() as session:
+                assert await publish_outcomes(session, outbox, "2030-23", refunded=False) == coupons
+        reads = [sql for sql, _ in statements if sql.upper().startswith("SELECT")]
+        inserts = [rows for sql, rows in statements if sql.upper().startswith("INSERT INTO OUTBOX")]
+        assert len(reads) == 2 and inserts == [1_000] * 20
+        async with db.sessions() as session:
+            told = [
+                json.loads(body)["payload"]
+                for body in await session.scalars(select(metadata.tables["outbox"].c.envelope))
+            ]
+    finally:
+        await db.dispose()
+    assert len({o["coupon_id"] for o in told}) == len(told) == coupons
+    assert Counter(o["status"] for o in told) == {"won": len(payments), "lost": coupons - len(payments)}
+    assert sum(o["amount"] for o in told) == 700 * len(payments)  # the plan's payments, each once
+
+
+DRAW_ROW = {
+    "draw_id": "2030-23",
+    "status": "settling",
+    "close_at": NOW,
+    "jackpot_carried_usd": "0",
+    "jackpot_topup_usd": "0",
+    "version": 1,
+    "created_at": NOW,
+}
+
+
+def coupon_row(n: int, status: str) -> dict[str, Any]:
+    return {
+        "coupon_id": f"C{n:016X}",
+        "draw_id": "2030-23",
+        "player_id": f"p{n % 5_000}",
+        "idempotency_key": str(n),
+        "fingerprint": "-",
+        "currency": "EUR",
+        "amount": 500,
+        "bets": 1,
+        "picks": "1,1,1,1,1,1,1,1",
+        "status": status,
+        "accepted_at": NOW,
+        "counted": True,
+    }
+
+
+def payment_row(n: int) -> dict[str, Any]:
+    return {
+        "draw_id": "2030-23",
+        "phase": 1,
+        "kind": "payout",
+        "currency": "EUR",
+        "amount": 700,
+        "player_id": f"p{n % 5_000}",
+        "coupon_id": f"C{n:016X}",
+        "idempotency_key": f"totalizator:2030-23:payout:C{n:016X}",
+        "batch_no": n // 1_500 + 1,
+        "status": "done",
+        "operation_id": n // 1_500 + 1,
+    }

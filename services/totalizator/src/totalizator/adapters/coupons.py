@@ -193,26 +193,23 @@ class CouponPayment:
 
 
 async def payments(session: AsyncSession, draw_id: str) -> list[CouponPayment]:
-    """Every accepted coupon of the draw in acceptance order, with its planned payment: one query for the whole
-    draw (a draw may have tens of thousands of coupons). Only payments name a coupon in wallet_transfers, and a
-    coupon is paid at most once (its transfer's key is the coupon's)."""
-    paid = wallet_transfers.alias("paid")
+    """Every accepted coupon of the draw in acceptance order, with its planned payment. Two scans of the draw's
+    rows matched in memory, not a join: wallet_transfers has no index on coupon_id, and a join per coupon would
+    be quadratic in a draw of tens of thousands. Only payments name a coupon in wallet_transfers, and a coupon is
+    paid at most once (its transfer's key is the coupon's)."""
+    paid_query = select(wallet_transfers.c.coupon_id, wallet_transfers.c.amount, wallet_transfers.c.operation_id).where(
+        wallet_transfers.c.draw_id == draw_id, wallet_transfers.c.coupon_id.is_not(None)
+    )
+    paid = {coupon_id: (amount, operation) for coupon_id, amount, operation in (await session.execute(paid_query))}
     query = (
-        select(
-            coupons.c.coupon_id,
-            coupons.c.player_id,
-            coupons.c.currency,
-            coupons.c.amount,
-            func.coalesce(paid.c.amount, 0),
-            paid.c.operation_id,
-        )
-        .select_from(
-            coupons.outerjoin(paid, (paid.c.draw_id == coupons.c.draw_id) & (paid.c.coupon_id == coupons.c.coupon_id))
-        )
+        select(coupons.c.coupon_id, coupons.c.player_id, coupons.c.currency, coupons.c.amount)
         .where(coupons.c.draw_id == draw_id, coupons.c.status == str(CouponStatus.ACCEPTED))
         .order_by(coupons.c.id)
     )
-    return [CouponPayment(*row) for row in (await session.execute(query)).all()]
+    return [
+        CouponPayment(coupon_id, player_id, currency, stake, *paid.get(coupon_id, (0, None)))
+        for coupon_id, player_id, currency, stake in await session.execute(query)
+    ]
 
 
 async def pending(session: AsyncSession, *, accepted_by: datetime, limit: int = 500) -> list[CouponRecord]:

@@ -9,6 +9,7 @@ plan the settlement wrote (wallet_transfers), so they are exactly what was paid,
 from __future__ import annotations
 
 from platform_kit.events.totalizator import CouponSettled
+from platform_kit.outbox import Outbox
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from totalizator.adapters import coupons
@@ -30,3 +31,9 @@ async def coupon_events(session: AsyncSession, draw_id: str, *, refunded: bool) 
         )
         for coupon in await coupons.payments(session, draw_id)
     ]
+
+
+async def publish_outcomes(session: AsyncSession, outbox: Outbox, draw_id: str, *, refunded: bool) -> int:
+    """Write every coupon's outcome to the outbox in the caller's transaction (a statement per 1,000 events);
+    returns how many."""
+    return len(await outbox.add_many(session, await coupon_events(session, draw_id, refunded=refunded)))

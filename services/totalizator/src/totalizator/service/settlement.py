@@ -29,7 +29,7 @@ from totalizator.adapters.transfers import PlannedTransfer, TransferStatus
 from totalizator.domain import CannotSettle, Coupon, DrawStatus, Settlement, pool_transfers, refund_all, settle
 from totalizator.files import settlement_to_json
 from totalizator.service.context import Context
-from totalizator.service.outcomes import coupon_events
+from totalizator.service.outcomes import publish_outcomes
 from totalizator.service.problems import cannot_settle, wrong_status
 from totalizator.service.staff import Staff
 from totalizator.service.transfers import TransferRunner, in_batches, payment, settlement_transfers
@@ -211,8 +211,7 @@ class Settlements:
                 return
             report = json.loads(record.settlement_report)
             # Each coupon's outcome first, in one statement per batch: the draw's event ends its channel.
-            outcomes = await coupon_events(session, draw_id, refunded=bool(report["refunded"]))
-            await self.context.outbox.add_many(session, outcomes)
+            await publish_outcomes(session, self.context.outbox, draw_id, refunded=bool(report["refunded"]))
             if record.status is DrawStatus.SETTLING:
                 await draws.update_draw(session, draw_id, status=str(DrawStatus.SETTLED), finished_at=now)
                 await self.context.outbox.add(session, settled_event(record, report))
