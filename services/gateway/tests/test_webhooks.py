@@ -13,13 +13,16 @@ from typing import Any
 
 import pytest
 from fake_services import FakeServices
+from gateway.adapters.orm import metadata as db_tables
 from gateway.app import create_app
+from gateway.service.webhooks_intake import WebhookIntake
 from gateway_test_support import Driver, coupon_settled, fast_settings
 from platform_kit.bus import Envelope, InMemoryBus
 from platform_kit.clock import FrozenClock
 from platform_kit.events.tournament import RankedPlayer, TournamentFinished
 from platform_kit.events.wallet import AccountRef, OperationPosted, Posting
-from platform_kit.testing import eventually, running_app
+from platform_kit.testing import eventually, recorded_statements, running_app
+from sqlalchemy import func, select
 from webhook_receiver import Receiver, serving
 
 WEBHOOK_SETTINGS: dict[str, Any] = {
@@ -208,6 +211,36 @@ async def test_each_coupons_outcome_reaches_its_players_concessionaire_alone_onc
         assert bruno not in str(told[alpha.path()]) and anna not in str(told[beta.path()])
         assert sum(d["amount"] for data in told.values() for d in data) == sum(o.amount for o in outcomes)
         assert {e["concessionaire_id"] for e in receiver.events(beta.path())} == {beta.id}
+
+
+async def test_outcomes_applied_together_look_the_endpoints_up_once(
+    database_url: str, clock: FrozenClock, receiver: Receiver
+) -> None:
+    """Volume: the inbox applies waiting messages in one transaction, and a settled draw's thousands of coupon
+    outcomes find the same endpoints: looked up once per transaction, one delivery still queued per coupon."""
+    async with gateway(database_url, clock) as driver:
+        alpha = await Partner.make(driver, receiver, "alpha")
+        await alpha.endpoint(types=["coupon.settled"])
+        anna = await alpha.sign_up("Anna")
+        intake = WebhookIntake(clock, lambda: None)
+        db = driver.app.state.runtime.db
+        inbox = db_tables.tables["inbox"]
+
+        async def sign_up_consumed() -> bool:  # so that the gateway's own intake is quiet while we count
+            async with db.sessions() as session:
+                query = (
+                    select(func.count()).select_from(inbox).where(inbox.c.message_type == "gateway.player.registered")
+                )
+                return bool(await session.scalar(query))
+
+        await eventually(sign_up_consumed)
+        with recorded_statements(db) as statements:
+            async with db.transaction() as session:
+                for n in range(3):
+                    await intake.consume(session, Envelope.wrap(coupon_settled(anna, n=n), producer="totalizator"))
+        sent = [sql for sql, _ in statements]
+        assert len([sql for sql in sent if sql.startswith("SELECT webhook_endpoints") and "LIKE" in sql]) == 1
+        assert len([sql for sql in sent if sql.startswith("INSERT INTO webhook_deliveries")]) == 3
 
 
 async def test_failures_are_retried_with_backoff_and_nothing_newer_overtakes(
