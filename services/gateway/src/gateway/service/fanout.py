@@ -10,8 +10,9 @@ tournament and totalizator event (`runtime.on_each_instance`) and publishes it o
 | `totalizator.coupon.settled` (any totalizator event naming a `player_id`) | `draw:<id>`, to that player alone (P-11.5) |
 
 A coupon's outcome is public on the bus (partners' webhooks take it) but a player's winnings are theirs: on a
-draw's channel, which anyone may watch, it reaches its player's sockets only. Table events fail closed: a table event type this gateway does not know (a newer engine's) is dropped, never
-shown to everyone, since it might be private. A channel's log is dropped once its table, tournament or draw is
+draw's channel, which anyone may watch, it reaches its player's sockets only. Table events fail closed: a table
+event type this gateway does not know (a newer engine's) is dropped, never shown to everyone, since it might be
+private. A channel's log is dropped once its table, tournament or draw is
 over: a client coming back later is told to reload its state.
 
 A message's data is `{"event": <type>, "occurred_at": <ISO 8601>, "payload": <the event's payload>}`.
