@@ -14,11 +14,30 @@ from gateway.service.components import GatewayComponents
 from gateway.settings import Settings
 from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
+from platform_kit.events.totalizator import CouponSettled
 from platform_kit.testing import running_app
 
 ADMIN_EMAIL = "admin@example.com"
 ADMIN_PASSWORD = "admin-test-password"
 PASSWORD = "long enough password"
+
+
+def coupon_settled(
+    player_id: str, *, n: int = 0, status: str = "won", amount: int = 1_250, operation: int | None = 31
+) -> CouponSettled:
+    """A coupon's outcome as the totalizator publishes it (a EUR coupon of 5.00 in draw 2030-23)."""
+    return CouponSettled.model_validate(
+        {
+            "coupon_id": f"C{n:016X}",
+            "draw_id": "2030-23",
+            "player_id": player_id,
+            "status": status,
+            "currency": "EUR",
+            "stake": 500,
+            "amount": amount,
+            "wallet_operation_id": operation,
+        }
+    )
 
 
 def fast_settings(database_url: str, **overrides: Any) -> Settings:

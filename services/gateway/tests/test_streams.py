@@ -6,6 +6,7 @@ import pytest
 from gateway.domain.restrictions import RestrictionKind
 from gateway.service.fanout import PUBLIC_TABLE_EVENTS, Delivery, RecentIds, deliveries, finished_channel
 from gateway.service.restrictions import set_player_restriction
+from gateway_test_support import coupon_settled
 from platform_kit.bus import Envelope
 from platform_kit.clock import FrozenClock
 from platform_kit.events import EVENT_TYPES
@@ -19,7 +20,7 @@ from platform_kit.events.table import (
     TableClosed,
     TableOpened,
 )
-from platform_kit.events.totalizator import StatisticsUpdated
+from platform_kit.events.totalizator import MatchVoided, StatisticsUpdated
 from platform_kit.events.tournament import PlayerRegistered
 from platform_kit.testing import eventually
 from test_websocket import Platform, connect, make_platform, subscribe
@@ -79,6 +80,22 @@ def test_lobby_news_and_what_stays_on_its_own_channel() -> None:
     assert deliveries("wallet.operation.posted", {}) == []
 
 
+@pytest.mark.parametrize(
+    "event_type",
+    sorted(t for t, m in EVENT_TYPES.items() if t.startswith("totalizator.") and "player_id" in m.model_fields),
+)
+def test_p11_5_a_totalizator_event_about_a_player_reaches_that_player_alone(event_type: str) -> None:
+    """A coupon's winnings are its player's: never shown to a draw's watchers, nor in the lobby. A newer
+    totalizator's unknown event naming a player is kept to that player too (fail closed)."""
+    assert deliveries(event_type, {"draw_id": "2030-23", "player_id": "p1"}) == [
+        Delivery("draw:2030-23", only_player="p1")
+    ]
+    assert deliveries("totalizator.ticket.printed", {"draw_id": "d", "player_id": "p2"}) == [
+        Delivery("draw:d", only_player="p2")
+    ]
+    assert finished_channel(event_type, {"draw_id": "2030-23", "player_id": "p1"}) is None
+
+
 def test_a_finished_tables_tournaments_and_draws_channels_are_dropped() -> None:
     closed = TableClosed(table_id="t-1", tournament_id="snd-1", reason="tournament over")
     assert finished_channel(closed.TYPE, closed.model_dump()) == "table:t-1"
@@ -122,6 +139,30 @@ def test_p1_4_hole_cards_from_the_bus_reach_their_owner_alone_and_once(platform:
         for_bob = next_message(b)
         assert (for_bob["seq"], for_bob["data"]["event"]) == (2, "table.action.requested")
         assert for_bob["data"]["payload"]["min_raise_to"] == 40
+
+
+def test_p11_5_a_coupons_outcome_reaches_its_player_alone_on_the_draws_channel(platform: Platform) -> None:
+    alice, bob = platform.player("Alice"), platform.player("Bob")
+    alice_id = alice["principal"]["id"]
+    with connect(platform, alice["access_token"]) as a, connect(platform, bob["access_token"]) as b:
+        for ws in (a, b):
+            ws.receive_json()
+            subscribe(ws, "draw:2030-23")
+            subscribe(ws, "lobby")
+        publish_event(platform, coupon_settled(alice_id))
+        voided = MatchVoided(
+            draw_id="2030-23", match_no=3, cause="decision", reason="fog", void_matches=1, playable=True
+        )
+        publish_event(platform, voided)
+        first = next_message(a)
+        assert (first["channel"], first["data"]["event"]) == ("draw:2030-23", "totalizator.coupon.settled")
+        assert first["data"]["payload"]["amount"] == 1_250
+        assert next_message(a)["data"]["event"] == "totalizator.match.voided"
+        # Bob watches the draw and the lobby: the coupon, published first, would come first on either. His next
+        # message is the draw's public news, so Alice's coupon was never sent to him.
+        for_bob = next_message(b)
+        assert (for_bob["channel"], for_bob["data"]["event"]) == ("draw:2030-23", "totalizator.match.voided")
+        assert alice_id not in str(for_bob)
 
 
 def test_a_seated_player_hears_of_their_new_table_in_the_lobby(platform: Platform) -> None:

@@ -13,13 +13,16 @@ from typing import Any
 
 import pytest
 from fake_services import FakeServices
+from gateway.adapters.orm import metadata as db_tables
 from gateway.app import create_app
-from gateway_test_support import Driver, fast_settings
+from gateway.service.webhooks_intake import WebhookIntake
+from gateway_test_support import Driver, coupon_settled, fast_settings
 from platform_kit.bus import Envelope, InMemoryBus
 from platform_kit.clock import FrozenClock
 from platform_kit.events.tournament import RankedPlayer, TournamentFinished
 from platform_kit.events.wallet import AccountRef, OperationPosted, Posting
-from platform_kit.testing import eventually, running_app
+from platform_kit.testing import eventually, recorded_statements, running_app
+from sqlalchemy import func, select
 from webhook_receiver import Receiver, serving
 
 WEBHOOK_SETTINGS: dict[str, Any] = {
@@ -172,6 +175,72 @@ async def test_each_partner_gets_its_own_players_events_signed_and_once(
 
         assert await eventually(recorded) == {("delivered", 1, 200)}
         assert len(await beta.log(beta_hook)) == 4
+
+
+async def test_each_coupons_outcome_reaches_its_players_concessionaire_alone_once(
+    database_url: str, clock: FrozenClock, receiver: Receiver
+) -> None:
+    """Issue 16: coupon settled/paid — one delivery per coupon, to the endpoint of the player's concessionaire,
+    never another's; a redelivered bus message is queued once; the amounts are the totalizator's (T-6, T-5.5)."""
+    async with gateway(database_url, clock) as driver:
+        alpha, beta = await Partner.make(driver, receiver, "alpha"), await Partner.make(driver, receiver, "beta")
+        alpha_hook = await alpha.endpoint(types=["coupon.settled"])
+        beta_hook = await beta.endpoint(types=["coupon.settled"])
+        anna, carla, bruno = await alpha.sign_up("Anna"), await alpha.sign_up("Carla"), await beta.sign_up("Bruno")
+        outcomes = [
+            coupon_settled(player, n=n, status=status, amount=amount, operation=operation)
+            for n, (player, status, amount, operation) in enumerate(
+                [(anna, "won", 1_250, 31), (bruno, "won", 610, 31), (carla, "lost", 0, None)]
+            )
+        ]
+        for outcome in outcomes:
+            envelope = Envelope.wrap(outcome, producer="totalizator")
+            await driver.bus.publish(envelope)
+            await driver.bus.publish(envelope)  # the bus delivers at least once
+
+        async def all_delivered() -> bool:
+            logs = [*await alpha.log(alpha_hook), *await beta.log(beta_hook)]
+            return len(logs) == 3 and all(d["status"] == "delivered" for d in logs)
+
+        await eventually(all_delivered)
+        assert all(arrival.verified for arrival in receiver.arrivals)
+        assert len(receiver.arrivals) == 3, "each coupon sent once"
+        told = {p: [e["data"] for e in receiver.events(p, "coupon.settled")] for p in (alpha.path(), beta.path())}
+        assert told[alpha.path()] == [o.model_dump() for o in outcomes if o.player_id in (anna, carla)]
+        assert told[beta.path()] == [o.model_dump() for o in outcomes if o.player_id == bruno]
+        assert bruno not in str(told[alpha.path()]) and anna not in str(told[beta.path()])
+        assert sum(d["amount"] for data in told.values() for d in data) == sum(o.amount for o in outcomes)
+        assert {e["concessionaire_id"] for e in receiver.events(beta.path())} == {beta.id}
+
+
+async def test_outcomes_applied_together_look_the_endpoints_up_once(
+    database_url: str, clock: FrozenClock, receiver: Receiver
+) -> None:
+    """Volume: the inbox applies waiting messages in one transaction, and a settled draw's thousands of coupon
+    outcomes find the same endpoints: looked up once per transaction, one delivery still queued per coupon."""
+    async with gateway(database_url, clock) as driver:
+        alpha = await Partner.make(driver, receiver, "alpha")
+        await alpha.endpoint(types=["coupon.settled"])
+        anna = await alpha.sign_up("Anna")
+        intake = WebhookIntake(clock, lambda: None)
+        db = driver.app.state.runtime.db
+        inbox = db_tables.tables["inbox"]
+
+        async def sign_up_consumed() -> bool:  # so that the gateway's own intake is quiet while we count
+            async with db.sessions() as session:
+                query = (
+                    select(func.count()).select_from(inbox).where(inbox.c.message_type == "gateway.player.registered")
+                )
+                return bool(await session.scalar(query))
+
+        await eventually(sign_up_consumed)
+        with recorded_statements(db) as statements:
+            async with db.transaction() as session:
+                for n in range(3):
+                    await intake.consume(session, Envelope.wrap(coupon_settled(anna, n=n), producer="totalizator"))
+        sent = [sql for sql, _ in statements]
+        assert len([sql for sql in sent if sql.startswith("SELECT webhook_endpoints") and "LIKE" in sql]) == 1
+        assert len([sql for sql in sent if sql.startswith("INSERT INTO webhook_deliveries")]) == 3
 
 
 async def test_failures_are_retried_with_backoff_and_nothing_newer_overtakes(

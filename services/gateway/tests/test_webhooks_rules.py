@@ -21,6 +21,7 @@ from gateway.domain.webhook_signing import headers, signature_header
 from gateway.domain.webhook_urls import EndpointUrlRefused, UrlPolicy
 from gateway.service.webhooks_intake import WebhookIntake
 from gateway.service.webhooks_sender import WebhookSender
+from gateway_test_support import coupon_settled
 from platform_kit.bus import Envelope
 from platform_kit.clock import FrozenClock
 from platform_kit.events.gateway import PlayerRegistered
@@ -229,6 +230,16 @@ def test_registrations_go_to_the_players_concessionaire_and_a_draws_outcome_to_e
     )
     [public] = partner_events(settled, {})
     assert public.concessionaire_id is None and public.type == PartnerEventType.DRAW_SETTLED
+
+
+def test_a_coupons_outcome_goes_to_its_players_concessionaire_only() -> None:
+    """Issue 16: coupon settled/paid, strictly scoped (never to another concessionaire, never to everyone)."""
+    outcome = coupon_settled("bruno")
+    assert players_named(outcome) == {"bruno"}
+    [event] = partner_events(outcome, OWNERS)
+    assert (event.concessionaire_id, event.type) == (BETA, PartnerEventType.COUPON_SETTLED)
+    assert event.data == outcome.model_dump()
+    assert partner_events(outcome, {}) == [], "a player the gateway does not know goes nowhere"
 
 
 def _hole_cards() -> HoleCardsDealt:

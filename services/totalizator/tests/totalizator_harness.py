@@ -21,6 +21,8 @@ from platform_kit.clock import FrozenClock
 from platform_kit.internal_client import InternalClient
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.testing import running_app
+from sqlalchemy import func, select
+from totalizator.adapters.orm import metadata
 from totalizator.adapters.wallet_client import HttpWallet
 from totalizator.app import create_app
 from totalizator.domain import standard_options
@@ -184,6 +186,13 @@ class Platform:
         """Payloads published so far of one type (after pushing the outbox)."""
         await self.runtime.relay.flush()
         return [envelope.payload for key, envelope in self.bus.published if key == event_type]
+
+    async def outbox_rows(self, event_type: str) -> int:
+        """Rows written for `event_type`, whichever instance's relay publishes them: what "exactly once" counts."""
+        outbox = metadata.tables["outbox"]
+        async with self.runtime.db.sessions() as session:
+            query = select(func.count()).select_from(outbox).where(outbox.c.event_type == event_type)
+            return int(await session.scalar(query) or 0)
 
 
 def settings(url: str, **overrides: Any) -> Settings:

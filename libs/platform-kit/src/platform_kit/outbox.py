@@ -10,7 +10,9 @@ import asyncio
 import contextlib
 import logging
 import zlib
+from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import Column, Integer, MetaData, String, Table, Text, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -60,19 +62,45 @@ class Outbox:
         message_id: str | None = None,
     ) -> Envelope:
         envelope = outgoing_envelope(event, self.producer, occurred_at=occurred_at, message_id=message_id)
-        row = {
+        # One statement built once, rows as parameters: building an INSERT per event costs more than sending it.
+        await session.execute(self._insert, self._row(envelope, routing_key or event.routing_key()))
+        # Wakes the relay; harmless if the transaction later rolls back (the relay then finds nothing).
+        self.written.set()
+        return envelope
+
+    async def add_many(
+        self,
+        session: AsyncSession,
+        events: Iterable[Event],
+        *,
+        occurred_at: datetime | None = None,
+        chunk: int = 1000,
+    ) -> list[Envelope]:
+        """Several events in the caller's transaction, published in the order given, each under its contract's
+        routing key and with its own message id. One executemany per `chunk` events instead of a statement each:
+        a draw's 20,000 coupon outcomes are 20 round trips, not 20,000."""
+        envelopes: list[Envelope] = []
+        rows: list[dict[str, Any]] = []
+        for event in events:
+            envelope = outgoing_envelope(event, self.producer, occurred_at=occurred_at)
+            envelopes.append(envelope)
+            rows.append(self._row(envelope, event.routing_key()))
+        for start in range(0, len(rows), chunk):
+            await session.execute(self._insert, rows[start : start + chunk])
+        if rows:
+            self.written.set()
+        return envelopes
+
+    @staticmethod
+    def _row(envelope: Envelope, routing_key: str) -> dict[str, Any]:
+        return {
             "message_id": envelope.id,
             "event_type": envelope.type,
-            "routing_key": routing_key or event.routing_key(),
+            "routing_key": routing_key,
             "envelope": envelope.model_dump_json(),
             "created_at": datetime.now(UTC),
             "attempts": 0,
         }
-        # One statement built once, rows as parameters: building an INSERT per event costs more than sending it.
-        await session.execute(self._insert, row)
-        # Wakes the relay; harmless if the transaction later rolls back (the relay then finds nothing).
-        self.written.set()
-        return envelope
 
 
 class OutboxRelay:

@@ -15,7 +15,7 @@ import socket
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlparse
@@ -27,6 +27,8 @@ from platform_kit.migrations import upgrade_to_head
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+    from platform_kit.db import Database
 
 POSTGRES_ADMIN_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 T = TypeVar("T")
@@ -137,6 +139,24 @@ class MigratedSqlite:
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> MigratedSqlite:
     """`migrated_sqlite.copy(MIGRATIONS, tmp_path / "service.db")`: the URL of a migrated database of the test's own."""
     return MigratedSqlite(tmp_path_factory.mktemp("migrated"))
+
+
+@contextmanager
+def recorded_statements(db: Database) -> Iterator[list[tuple[str, int]]]:
+    """Each SQL statement `db` sends while inside, with the number of parameter rows it carries (an executemany
+    is one statement of many rows): for tests that bound the round trips a use case makes."""
+    from sqlalchemy import event
+
+    seen: list[tuple[str, int]] = []
+
+    def record(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool) -> None:
+        seen.append((" ".join(statement.split()), len(parameters) if executemany else 1))
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", record)
 
 
 @asynccontextmanager

@@ -90,3 +90,26 @@ class DrawCancelled(Event):
     draw_id: str
     reason: str
     refunded_coupons: int
+
+
+class CouponSettled(Event):
+    """An accepted coupon's outcome once its draw is over (won, lost or refunded), one event per coupon.
+
+    `won`: its payout (T-6) is in the player's wallet; `lost`: nothing paid; `refunded`: its whole amount back
+    (three or more void matches, T-5.5, or a cancelled draw). Written just before the draw's
+    `totalizator.draw.settled` / `totalizator.draw.cancelled`, in the transaction that marks the draw finished:
+    after every payment of the draw is made.
+
+    Public on the bus (the gateway turns it into its concessionaire's `coupon.settled` webhook), but a player's
+    winnings are theirs: the gateway's WebSocket fan-out shows it to `player_id` alone, never to a draw's watchers
+    (P-11.5). The totalizator does not know the player's concessionaire; the gateway looks it up."""
+
+    TYPE = "totalizator.coupon.settled"
+    coupon_id: str
+    draw_id: str
+    player_id: str
+    status: Literal["won", "lost", "refunded"]
+    currency: str
+    stake: int  # the coupon's amount, minor units of `currency`
+    amount: int  # paid to the player (payout or refund), minor units of `currency`; 0 when lost
+    wallet_operation_id: int | None  # the wallet operation that paid it (one per batch of payments); None if lost

@@ -5,7 +5,7 @@ concessionaire from the event itself (its `concessionaire_id`) or from the playe
 caller and handed in as `concessionaire_of` (player id -> concessionaire id). Data about another concessionaire's
 players is filtered out of a multi-player event (a tournament's ranking, a payout's legs), never sent along.
 `draw.settled` names no player and no account: it is the draw's public outcome, sent to every subscriber
-(`concessionaire_id=None`). Private events (Event.PRIVATE, a player's hole cards) never become partner events.
+(`concessionaire_id=None`); each coupon's outcome (`coupon.settled`) goes to its player's concessionaire only. Private events (Event.PRIVATE, a player's hole cards) never become partner events.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from platform_kit.events import Event
 from platform_kit.events.gateway import PlayerRegistered
 from platform_kit.events.rating import SanctionDecided, SanctionLifted
-from platform_kit.events.totalizator import DrawSettled
+from platform_kit.events.totalizator import CouponSettled, DrawSettled
 from platform_kit.events.tournament import PlayerRegistered as TournamentEntry
 from platform_kit.events.tournament import PlayerUnregistered as TournamentExit
 from platform_kit.events.tournament import TournamentFinished
@@ -38,6 +38,7 @@ class PartnerEventType(StrEnum):
     PAYOUT_POSTED = "payout.posted"
     REFUND_POSTED = "refund.posted"
     DRAW_SETTLED = "draw.settled"
+    COUPON_SETTLED = "coupon.settled"
     COUPON_PAID = "coupon.paid"
     SANCTION_DECIDED = "sanction.decided"
     SANCTION_LIFTED = "sanction.lifted"
@@ -56,6 +57,8 @@ DESCRIPTIONS: dict[PartnerEventType, str] = {
     "withdrawals.",
     PartnerEventType.REFUND_POSTED: "Tournament and draw refunds to its players.",
     PartnerEventType.DRAW_SETTLED: "A totalizator draw was settled (its public outcome; no player data).",
+    PartnerEventType.COUPON_SETTLED: "One of its players' coupons is settled, once its draw is over: won (paid), lost "
+    "or refunded, with the amount paid; `data` is contracts/events/totalizator.coupon.settled.json.",
     PartnerEventType.COUPON_PAID: "Winnings of its players' coupons paid into their accounts.",
     PartnerEventType.SANCTION_DECIDED: "A sanction was decided against one of its players.",
     PartnerEventType.SANCTION_LIFTED: "A sanction on one of its players ended or was overturned.",
@@ -84,7 +87,7 @@ def players_named(event: Event) -> set[str]:
     """The players whose concessionaire the rules need (for the caller to look up)."""
     if isinstance(event, TournamentFinished):
         return {ranked.player_id for ranked in event.ranking}
-    if isinstance(event, SanctionDecided | SanctionLifted | TournamentEntry | TournamentExit):
+    if isinstance(event, SanctionDecided | SanctionLifted | TournamentEntry | TournamentExit | CouponSettled):
         return {event.player_id}
     if isinstance(event, OperationPosted):
         refs = [ref for posting in event.postings for ref in (posting.debit, posting.credit)]
@@ -157,6 +160,14 @@ def _tournament_entry(event: Event, concessionaire_of: Mapping[str, str]) -> lis
 def _draw_settled(event: Event, _: Mapping[str, str]) -> list[PartnerEvent]:
     assert isinstance(event, DrawSettled)
     return [PartnerEvent(None, PartnerEventType.DRAW_SETTLED, _json(event.model_dump()))]
+
+
+def _coupon_settled(event: Event, concessionaire_of: Mapping[str, str]) -> list[PartnerEvent]:
+    assert isinstance(event, CouponSettled)
+    concessionaire = concessionaire_of.get(event.player_id)
+    if concessionaire is None:
+        return []
+    return [PartnerEvent(concessionaire, PartnerEventType.COUPON_SETTLED, _json(event.model_dump()))]
 
 
 def _operation(event: Event, concessionaire_of: Mapping[str, str]) -> list[PartnerEvent]:
@@ -264,6 +275,7 @@ _RULES: dict[type[Event], Callable[[Event, Mapping[str, str]], list[PartnerEvent
     TournamentEntry: _tournament_entry,
     TournamentExit: _tournament_entry,
     DrawSettled: _draw_settled,
+    CouponSettled: _coupon_settled,
     OperationPosted: _operation,
 }
 #: The platform event types the gateway listens to for its partners.

@@ -7,9 +7,12 @@ tournament and totalizator event (`runtime.on_each_instance`) and publishes it o
 | `table.hole_cards.dealt`, `table.action.rejected` (private) | `table:<id>`, to that player alone (P-1.4) |
 | `tournament.*` | `tournament:<id>`; the lobby's news (announced, registrations, start, end) also on `lobby` |
 | `totalizator.*` | `draw:<id>`; the draw's life cycle (not its statistics) also on `lobby` |
+| `totalizator.coupon.settled` (any totalizator event naming a `player_id`) | `draw:<id>`, to that player alone (P-11.5) |
 
-Table events fail closed: a table event type this gateway does not know (a newer engine's) is dropped, never
-shown to everyone, since it might be private. A channel's log is dropped once its table, tournament or draw is
+A coupon's outcome is public on the bus (partners' webhooks take it) but a player's winnings are theirs: on a
+draw's channel, which anyone may watch, it reaches its player's sockets only. Table events fail closed: a table
+event type this gateway does not know (a newer engine's) is dropped, never shown to everyone, since it might be
+private. A channel's log is dropped once its table, tournament or draw is
 over: a client coming back later is told to reload its state.
 
 A message's data is `{"event": <type>, "occurred_at": <ISO 8601>, "payload": <the event's payload>}`.
@@ -102,8 +105,10 @@ def deliveries(event_type: str, payload: Mapping[str, Any]) -> list[Delivery]:
         found = [Delivery(f"tournament:{payload['tournament_id']}")]
         return [*found, Delivery("lobby")] if event_type in LOBBY_EVENTS else found
     if service == "totalizator":
-        found = [Delivery(f"draw:{payload['draw_id']}")]
-        return [*found, Delivery("lobby")] if event_type in LOBBY_EVENTS else found
+        draw = f"draw:{payload['draw_id']}"
+        if "player_id" in payload:  # one player's coupon, and a newer totalizator's unknown kinds alike
+            return [Delivery(draw, only_player=payload["player_id"])]
+        return [Delivery(draw), Delivery("lobby")] if event_type in LOBBY_EVENTS else [Delivery(draw)]
     return []
 
 

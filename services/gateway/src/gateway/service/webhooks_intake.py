@@ -40,9 +40,8 @@ class WebhookIntake:
             after_commit(session, self._wake)
 
     async def _queue(self, session: AsyncSession, envelope: Envelope, partner_event: PartnerEvent) -> int:
-        targets = None if partner_event.concessionaire_id is None else {partner_event.concessionaire_id}
         now = self._clock.now()
-        endpoints = await webhook_store.subscribed(session, targets, partner_event.type)
+        endpoints = await _subscribed(session, partner_event)
         for endpoint in endpoints:
             event_id = partner_event_id(envelope.id, partner_event.type, endpoint.concessionaire_id)
             body = delivery_body(
@@ -62,3 +61,14 @@ class WebhookIntake:
                 next_attempt_at=now,
             )
         return len(endpoints)
+
+
+async def _subscribed(session: AsyncSession, partner_event: PartnerEvent) -> list[webhook_store.EndpointRecord]:
+    """The endpoints a partner event goes to, looked up once per transaction for each concessionaire and type: the
+    inbox applies waiting messages together, and a settled draw's thousands of coupon outcomes ask alike."""
+    key = ("webhook_endpoints", partner_event.concessionaire_id, partner_event.type)
+    if key not in session.info:
+        targets = None if partner_event.concessionaire_id is None else {partner_event.concessionaire_id}
+        session.info[key] = await webhook_store.subscribed(session, targets, partner_event.type)
+    endpoints: list[webhook_store.EndpointRecord] = session.info[key]
+    return endpoints

@@ -176,7 +176,8 @@ page("#/draw/:id", (view, { id }) => {
     if (frame.channel !== `draw:${id}`) return;
     const { event, payload } = frame.data;
     if (event === "totalizator.statistics.updated") applyStatistics(payload);
-    else load();
+    // One per coupon of the player's (they may have many): the draw's own event, which follows, reloads once.
+    else if (event !== "totalizator.coupon.settled") load();
   }, [`draw:${id}`]);
   return stop;
 }, { auth: true });

@@ -18,7 +18,7 @@ from platform_kit.errors import NotFound
 from sqlalchemy import Row, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from totalizator.adapters.orm import coupons
+from totalizator.adapters.orm import coupons, wallet_transfers
 from totalizator.domain import Coupon
 
 
@@ -177,6 +177,38 @@ async def accepted_with_players(session: AsyncSession, draw_id: str) -> list[tup
     return [
         (Coupon(coupon_id, currency, amount, parse_picks(picks)), player_id)
         for coupon_id, currency, amount, picks, player_id in result.all()
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class CouponPayment:
+    """An accepted coupon and what its draw's plan paid it (a payout or a refund; 0 and no operation if none)."""
+
+    coupon_id: str
+    player_id: str
+    currency: str
+    stake: int
+    paid: int
+    operation_id: int | None
+
+
+async def payments(session: AsyncSession, draw_id: str) -> list[CouponPayment]:
+    """Every accepted coupon of the draw in acceptance order, with its planned payment. Two scans of the draw's
+    rows matched in memory, not a join: wallet_transfers has no index on coupon_id, and a join per coupon would
+    be quadratic in a draw of tens of thousands. Only payments name a coupon in wallet_transfers, and a coupon is
+    paid at most once (its transfer's key is the coupon's)."""
+    paid_query = select(wallet_transfers.c.coupon_id, wallet_transfers.c.amount, wallet_transfers.c.operation_id).where(
+        wallet_transfers.c.draw_id == draw_id, wallet_transfers.c.coupon_id.is_not(None)
+    )
+    paid = {coupon_id: (amount, operation) for coupon_id, amount, operation in (await session.execute(paid_query))}
+    query = (
+        select(coupons.c.coupon_id, coupons.c.player_id, coupons.c.currency, coupons.c.amount)
+        .where(coupons.c.draw_id == draw_id, coupons.c.status == str(CouponStatus.ACCEPTED))
+        .order_by(coupons.c.id)
+    )
+    return [
+        CouponPayment(coupon_id, player_id, currency, stake, *paid.get(coupon_id, (0, None)))
+        for coupon_id, player_id, currency, stake in await session.execute(query)
     ]
 
 

@@ -42,6 +42,7 @@ Settlement (T-3–T-6)
     The next draw's jackpot is Settlement.jackpot.next_usd (+ any organizer top-up, T-4.4).
     pool_transfers(settlement) -> tuple[PoolTransfers, ...]  per currency, the organizer's whole-minor-unit
                                                              transfers that settle the wallet's pool
+    coupon_outcome(refunded=, paid=) -> CouponOutcome        won, lost or refunded, once the draw is over
 
 Money: stakes and payouts are integer minor units of their currency; every US-dollar amount is an exact
 Fraction (see settlement.py for how stakes become dollars and coefficients become payouts). Errors
@@ -63,6 +64,7 @@ from totalizator.domain.errors import (
 from totalizator.domain.expansion import settle_by_expansion
 from totalizator.domain.lifecycle import DrawStatus
 from totalizator.domain.options import CATCH_ALLS, option_for_score, standard_options
+from totalizator.domain.outcome import CouponOutcome, coupon_outcome
 from totalizator.domain.settlement import CurrencyTotals, JackpotOutcome, Payout, Settlement, refund_all, settle
 from totalizator.domain.statistics import LiveStatistics, OptionStatistics, StatisticsSnapshot
 from totalizator.domain.transfers import PoolTransfers, pool_transfers
@@ -74,6 +76,7 @@ __all__ = [
     "CategoryOutcome",
     "Coefficient",
     "Coupon",
+    "CouponOutcome",
     "CouponRejected",
     "CurrencyTerms",
     "CurrencyTotals",
@@ -91,6 +94,7 @@ __all__ = [
     "Settlement",
     "StatisticsSnapshot",
     "TotalizatorError",
+    "coupon_outcome",
     "decode_picks",
     "option_for_score",
     "pool_transfers",

@@ -5,7 +5,8 @@ the verifier runs on the published files, T-8.4), and the plan is written in ful
 the next jackpot (carried into the pot), and every wallet transfer to make — each coupon's payout in its
 own currency (T-6.1), in batches of one wallet call each, and each currency's organizer transfers
 (domain/transfers.py). The transfers are then made (service/transfers.py); once all are done the draw is
-settled. A restart resumes the pending ones.
+settled, and each coupon's outcome is published with the draw's event (service/outcomes.py). A restart
+resumes the pending ones.
 
 Cancelling stops intake at once; the refunds are planned when no stake is left unconfirmed (a coupon
 accepted before the cancellation whose stake is still on its way must be refunded too), then made the same
@@ -28,6 +29,7 @@ from totalizator.adapters.transfers import PlannedTransfer, TransferStatus
 from totalizator.domain import CannotSettle, Coupon, DrawStatus, Settlement, pool_transfers, refund_all, settle
 from totalizator.files import settlement_to_json
 from totalizator.service.context import Context
+from totalizator.service.outcomes import publish_outcomes
 from totalizator.service.problems import cannot_settle, wrong_status
 from totalizator.service.staff import Staff
 from totalizator.service.transfers import TransferRunner, in_batches, payment, settlement_transfers
@@ -208,6 +210,8 @@ class Settlements:
             if progress[TransferStatus.PENDING] or progress[TransferStatus.REFUSED]:
                 return
             report = json.loads(record.settlement_report)
+            # Each coupon's outcome first, in one statement per batch: the draw's event ends its channel.
+            await publish_outcomes(session, self.context.outbox, draw_id, refunded=bool(report["refunded"]))
             if record.status is DrawStatus.SETTLING:
                 await draws.update_draw(session, draw_id, status=str(DrawStatus.SETTLED), finished_at=now)
                 await self.context.outbox.add(session, settled_event(record, report))
