@@ -39,7 +39,7 @@ async def drive(director: Director, step_id: int) -> MoneyStep:
     """Make the step's wallet call and apply the answer; the step as it stands afterwards (still pending when
     the wallet could not be reached)."""
     db = director.runtime.db
-    async with db.transaction() as session:
+    async with db.sessions() as session:  # a read: the answer is applied under the step's lock below
         step = await money_steps.get(session, step_id)
     assert step is not None, f"no money step {step_id}"
     if step.status is not StepStatus.PENDING:
@@ -121,7 +121,7 @@ async def run_worker(director: Director) -> None:
 
 
 async def step_by_key(director: Director, key: str) -> MoneyStep | None:
-    async with director.runtime.db.transaction() as session:
+    async with director.runtime.db.sessions() as session:
         return await money_steps.by_key(session, key)
 
 

@@ -71,7 +71,9 @@ async def register(
     director: Director, tournament_id: str, request: RegistrationRequest, client_key: str | None
 ) -> Registered:
     db = director.runtime.db
-    async with db.transaction() as session:
+    # Reads without a transaction (one round trip each on PostgreSQL): what they find is checked again where
+    # it matters, under the seat's lock in `_hold_seat`.
+    async with db.sessions() as session:
         tournament = await _tournament(session, tournament_id)
         previous = await tournaments.registration(session, tournament_id, request.player_id)
     if previous is not None and previous.status is RegistrationStatus.PAYING:
@@ -233,7 +235,7 @@ async def _finish_paying(director: Director, tournament: TournamentRecord, regis
 
 
 async def _registered(director: Director, tournament_id: str, player_id: str) -> Registered:
-    async with director.runtime.db.transaction() as session:
+    async with director.runtime.db.sessions() as session:
         registration = await tournaments.registration(session, tournament_id, player_id)
         count = await tournaments.registered_count(session, tournament_id)
     assert registration is not None
