@@ -345,8 +345,10 @@ class TableHost:
         for player_id in machine.effects.protections_used:
             await store.count_protection(session, table.protection_scope, player_id)
         self._index(table)
-        for event in machine.effects.messages:
-            await self.runtime.outbox.add(session, event)  # under the key its contract declares
+        # One statement for all of a step's events (an action's is usually two or three: taken, the next turn,
+        # a street dealt), each under the key its contract declares: py-spy found a statement each at about
+        # a tenth of the engine's time in play (issue 14).
+        await self.runtime.outbox.add_many(session, machine.effects.messages)
         if machine.live is None:
             self._hands.pop(table.table_id, None)
         else:
