@@ -423,18 +423,22 @@ def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
     platform_url: str, api: Api, browser: Any, screenshot: Any
 ) -> None:
     """A technical problem: the operator pauses from the console with the problem named; the players' tournament
-    page says "Paused · In pausa" at once (desktop and phone), and so does the player's table; no longer after the
-    resumption."""
+    page says "Paused · In pausa" at once (desktop and phone), and so do the player's table and the tournament's card
+    in the lobby; no longer after the resumption."""
     nickname = f"Paused{uuid.uuid4().hex[:6]}"
     _, login, tournament_id = heads_up_for(platform_url, api, nickname)
     console = browser.new_page(viewport=DESKTOP)
     phone = browser.new_page(viewport=PHONE)
     desktop = browser.new_page(viewport=DESKTOP)
     seated = browser.new_page(viewport=DESKTOP)
+    lobby = browser.new_page(viewport=PHONE)
     try:
-        for page in (phone, desktop, seated):
+        for page in (phone, desktop, seated, lobby):
             log_in_player(page, platform_url, nickname)
             page.goto(f"{platform_url}/#/tournament/{tournament_id}")
+        lobby.goto(f"{platform_url}/#/lobby")
+        card = lobby.locator(f"article[data-tournament='{tournament_id}']")
+        card.wait_for(timeout=90_000)
         console_sign_in(console, platform_url, login)
         console.goto(f"{platform_url}/#/staff/tournament/{tournament_id}")
         console.wait_for_selector(".tournament-summary h2[data-status='running']", timeout=90_000)
@@ -453,6 +457,11 @@ def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
             notice.wait_for()
             assert "Paused" in notice.inner_text() and "In pausa" in notice.inner_text()
             screenshot(page, f"player-{name}")
+        paused_card = lobby.locator(f"article[data-tournament='{tournament_id}'][data-paused='true']")
+        paused_card.wait_for()  # the lobby hears of the pause as it happens
+        status = paused_card.locator(".status").inner_text()
+        assert "Paused" in status and "In pausa" in status and "Running" not in status
+        screenshot(lobby, "lobby-card")
         line = seated.locator(".hand-log .paused-line")
         line.wait_for(state="attached")  # the hand log may sit in a folded panel
         assert "Database failover" in (line.text_content() or "") and "in pausa" in (line.text_content() or "")
@@ -463,8 +472,10 @@ def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
         for page in (phone, desktop):
             page.locator(".live .paused-notice").wait_for(state="detached")
         seated.locator(".hand-log .resumed-line").wait_for(state="attached")
+        paused_card.wait_for(state="detached")
+        assert "Paused" not in card.locator(".status").inner_text()
     finally:
-        for page in (console, phone, desktop, seated):
+        for page in (console, phone, desktop, seated, lobby):
             page.close()
 
 

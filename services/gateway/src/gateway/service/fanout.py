@@ -5,7 +5,7 @@ tournament and totalizator event (`runtime.on_each_instance`) and publishes it o
 |---|---|
 | `table.*` | `table:<id>`; a table's opening and its seatings also on `tournament:<id>`, and to each seated player alone on `lobby` (so their client opens the table) |
 | `table.hole_cards.dealt`, `table.action.rejected` (private) | `table:<id>`, to that player alone (P-1.4) |
-| `tournament.*` | `tournament:<id>`; the lobby's news (announced, registrations, start, end) also on `lobby` |
+| `tournament.*` | `tournament:<id>`; the lobby's news (announced, registrations, start, pause and resumption, end) also on `lobby` |
 | `totalizator.*` | `draw:<id>`; the draw's life cycle (not its statistics) also on `lobby` |
 
 Table events fail closed: a table event type this gateway does not know (a newer engine's) is dropped, never
@@ -39,6 +39,8 @@ from platform_kit.events.tournament import (
     TournamentAnnounced,
     TournamentCancelled,
     TournamentFinished,
+    TournamentPaused,
+    TournamentResumed,
     TournamentStarted,
 )
 
@@ -70,6 +72,8 @@ LOBBY_EVENTS = frozenset(
         PlayerRegistered.TYPE,
         PlayerUnregistered.TYPE,
         TournamentStarted.TYPE,
+        TournamentPaused.TYPE,  # the lobby's card says "Paused" (issue 17)
+        TournamentResumed.TYPE,
         TournamentFinished.TYPE,
         TournamentCancelled.TYPE,
         DrawAnnounced.TYPE,
