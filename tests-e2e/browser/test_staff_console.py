@@ -459,7 +459,7 @@ def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
             screenshot(page, f"player-{name}")
         paused_card = lobby.locator(f"article[data-tournament='{tournament_id}'][data-paused='true']")
         paused_card.wait_for()  # the lobby hears of the pause as it happens
-        status = paused_card.locator(".status").inner_text()
+        status = paused_card.locator(".tournament-status").inner_text()
         assert "Paused" in status and "In pausa" in status and "Running" not in status
         screenshot(lobby, "lobby-card")
         line = seated.locator(".hand-log .paused-line")
@@ -473,7 +473,7 @@ def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
             page.locator(".live .paused-notice").wait_for(state="detached")
         seated.locator(".hand-log .resumed-line").wait_for(state="attached")
         paused_card.wait_for(state="detached")
-        assert "Paused" not in card.locator(".status").inner_text()
+        assert "Paused" not in card.locator(".tournament-status").inner_text()
     finally:
         for page in (console, phone, desktop, seated, lobby):
             page.close()

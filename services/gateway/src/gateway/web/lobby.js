@@ -154,7 +154,7 @@ function tournamentCard(t, mine, refresh, seats) {
     h("div", { class: "grow" },
       h("h3", {}, h("a", { href: `#/tournament/${encodeURIComponent(t.tournament_id)}` }, t.name)),
       h("p", { class: "muted" },
-        kindLabel(t.kind), " · ", h("span", { class: "status" }, statusWord(t.paused_at ? "paused" : t.status)),
+        kindLabel(t.kind), " · ", h("span", { class: "tournament-status" }, statusWord(t.paused_at ? "paused" : t.status)),
         t.starts_at ? ` · ${when(t.starts_at)}` : "",
         t.guarantee_cents ? h("span", {}, " · ", both("guaranteed", "garantiti"), ` ${money(t.guarantee_cents, t.currency)}`) : "",
         t.recurring ? h("span", { class: "recurring" }, " · ", both("a new one opens when full", "se ne apre un altro appena è pieno")) : ""),
