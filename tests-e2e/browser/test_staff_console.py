@@ -544,3 +544,61 @@ def test_an_operator_creates_a_recurring_sit_and_go_and_stops_it(
         assert api.call("GET", f"/tournaments/{tournament_id}")["recurring"] is False
     finally:
         console.close()
+
+
+def test_an_operator_keeps_a_scheduled_tournament_in_the_lobby_and_disables_it(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    """The lobby's schedule from the console: an operator adds a tournament every hour for its concessionaire, the
+    lobby has its next occurrence registering; an operator of another concessionaire sees none of it; disabled,
+    the entry reads so and opens nothing more."""
+    nickname = f"Sched{uuid.uuid4().hex[:6]}"
+    key = f"hourly-{uuid.uuid4().hex[:6]}"
+    name = f"Hourly {nickname}"
+    player_over_the_api(platform_url, nickname)
+    _, demo_id = concessionaire_of(api, nickname)
+    code = f"other{uuid.uuid4().hex[:6]}"
+    other = api.call("POST", "/concessionaires", json={"code": code, "name": f"Other {code}"})
+    console = browser.new_page(viewport=DESKTOP)
+    stranger = browser.new_page(viewport=DESKTOP)
+    try:
+        console_sign_in(console, platform_url, new_operator(api, demo_id))
+        console.click("a[data-tab='lobbySchedule']")
+        form = console.locator(".new-lobby-entry")
+        form.locator("select[name=template] option[value='scheduled_mtt']").wait_for(state="attached")
+        form.locator("select[name=template]").select_option("scheduled_mtt")
+        form.locator("input[name=key]").fill(key)
+        form.locator("input[name=name]").fill(name)
+        form.locator("input[name=every_minutes]").fill("60")
+        form.locator("button[type=submit]").click()
+        row = console.locator(f".lobby-entries tr[data-entry='{key}'][data-enabled='true']")
+        row.wait_for()
+        assert "60" in row.inner_text() and demo_id in row.inner_text()
+        form.locator("button[type=submit]").click()  # the same key again: the director's refusal, shown
+        form.locator(".error").filter(has_text=key).wait_for()
+
+        deadline = time.monotonic() + 60
+        while not (found := [t for t in api.call("GET", "/tournaments") if t["name"] == name]):
+            assert time.monotonic() < deadline, "the schedule never opened the entry's tournament"
+            time.sleep(0.5)  # polls for the lobby's next pass, not for time to pass
+        [occurrence] = found
+        assert (occurrence["status"], occurrence["kind"], occurrence["concessionaire_id"]) == (
+            "registering",
+            "scheduled",
+            demo_id,
+        )
+        screenshot(console, "lobby-schedule")
+
+        console_sign_in(stranger, platform_url, new_operator(api, other["id"]))
+        stranger.click("a[data-tab='lobbySchedule']")
+        stranger.wait_for_selector(".lobby-entries table, .lobby-entries .empty")
+        assert stranger.locator(f".lobby-entries tr[data-entry='{key}']").count() == 0
+
+        row.locator("button.disable-entry").click()
+        console.locator(f".lobby-entries tr[data-entry='{key}'][data-enabled='false']").wait_for()
+        assert console.locator(f".lobby-entries tr[data-entry='{key}'] button.disable-entry").count() == 0
+        [entry] = [e for e in api.call("GET", "/lobby-schedule") if e["key"] == key]
+        assert entry["enabled"] is False and entry["disabled_at"]
+    finally:
+        console.close()
+        stranger.close()
