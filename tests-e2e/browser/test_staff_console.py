@@ -495,7 +495,7 @@ def test_an_admin_creates_a_concessionaire_and_its_operator_who_then_runs_only_i
         admin.fill(".new-operator input[name=email]", operator_login["email"])
         admin.fill(".new-operator input[name=password]", PASSWORD)
         admin.click(".new-operator button[type=submit]")
-        admin.wait_for_selector(".new-operator .error:has-text('No such concessionaire')")
+        admin.wait_for_selector(".new-operator .error:has-text('Unknown concessionaire')")  # the client's words
 
         admin.fill(".new-concessionaire input[name=code]", code)
         admin.fill(".new-concessionaire input[name=name]", f"Sala {code}")
