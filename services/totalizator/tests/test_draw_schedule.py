@@ -7,13 +7,15 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from platform_kit.testing import eventually
+import pytest
+from platform_kit.testing import create_database, drop_database, eventually
+from totalizator.adapters import draws as draw_store
 from totalizator.api.schemas import DrawIn
 from totalizator.domain.draw_schedule import CLUBS, LEAD, next_close, weekly_draw
 from totalizator.service.draw_schedule import SCHEDULER, DrawSchedule, draft_of
 from totalizator.service.draws import build_draw
 from totalizator.settings import Settings
-from totalizator_harness import NOW, Platform, PlatformFactory, another_instance, picks
+from totalizator_harness import NOW, Platform, PlatformFactory, another_instance, picks, running
 
 # The harness's clock stands on Saturday 1 June 2030, 12:00 UTC: the first Saturday two days on is the 8th.
 FIRST = "weekly-2030-W23"
@@ -103,7 +105,9 @@ async def test_replicas_and_a_restart_open_the_weeks_draw_once(platform: Platfor
     async with another_instance(platform) as restarted:
         assert await DrawSchedule(restarted.context, restarted.admin).keep() is None
     assert await open_draws(platform) == [FIRST]
-    assert len(await platform.events("totalizator.draw.announced")) == 1
+    # Created and announced once (whichever replica's relay publishes the announcement: they share the outbox).
+    decisions = (await platform.staff("GET", f"/draws/{FIRST}/decisions")).json()
+    assert [d["action"] for d in decisions] == ["create", "announce"]
 
 
 async def test_a_draft_left_by_a_crash_between_creating_and_announcing_is_announced(platform: Platform) -> None:
@@ -137,3 +141,28 @@ async def test_a_draw_an_administrator_opened_counts_as_the_open_one(platform: P
     await platform.open_draw("2030-23")
     assert await schedule_of(platform).keep() is None
     assert await open_draws(platform) == ["2030-23"]
+
+
+@pytest.mark.postgres
+async def test_replicas_racing_on_postgres_open_one_draw(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Widen the race: each replica dawdles between finding no draw of the week and inserting it, so both insert.
+    exists = draw_store.exists
+
+    async def slow_exists(*args: Any, **kwargs: Any) -> bool:
+        found = await exists(*args, **kwargs)
+        await asyncio.sleep(0.2)
+        return found
+
+    monkeypatch.setattr(draw_store, "exists", slow_exists)
+    wallet_url = await create_database()
+    try:
+        async with running(postgres_url, wallet_url) as platform, another_instance(platform) as replica:
+            opened = await asyncio.gather(
+                schedule_of(platform).keep(), DrawSchedule(replica.context, replica.admin).keep()
+            )
+            assert opened == [FIRST, FIRST]  # the loser was told draw_exists and announced the same draw
+            assert await open_draws(platform) == [FIRST]
+            decisions = (await platform.staff("GET", f"/draws/{FIRST}/decisions")).json()
+            assert [d["action"] for d in decisions] == ["create", "announce"]  # once each
+    finally:
+        await drop_database(wallet_url)
