@@ -32,7 +32,8 @@ def scheduler_of(concessionaire_id: str | None) -> Principal:
 
 
 class Lobby:
-    """Remembers the ids it knows exist, so that a pass costs a query only for an occurrence not yet seen."""
+    """Remembers the ids it knows exist, so that a pass costs the read of the stored entries, and a creation only
+    for an occurrence not yet seen."""
 
     def __init__(self, director: Director) -> None:
         self._director = director

@@ -63,7 +63,7 @@ async def listed(director: Director, principal: Principal) -> list[dict[str, Any
     async with director.runtime.db.sessions() as session:
         stored = await lobby_entries.listed(session, concessionaire_id=own)
     if principal.role is Role.OPERATOR:
-        return [view(entry) for entry in stored if entry.concessionaire_id == own]
+        return [view(entry) for entry in stored]
     return [configured(entry) for entry in director.settings.lobby_entries()] + [view(entry) for entry in stored]
 
 
