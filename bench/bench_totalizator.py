@@ -263,7 +263,9 @@ async def running_apps(
             else InstantWallet()
         )
         app = create_app(
-            Settings(database_url=totalizator_url, internal_token=TOKEN, tick_interval_seconds=3600.0),
+            Settings(
+                database_url=totalizator_url, internal_token=TOKEN, tick_interval_seconds=3600.0, keep_draw_open=False
+            ),
             bus=InMemoryBus(),
             clock=FrozenClock(INTAKE_NOW),
             wallet=port,

@@ -1,6 +1,7 @@
 """Issue 15, item 13: a newcomer's first visit is never an empty lobby. The standalone platform opens its default
 schedule by itself — two recurring sit'n'gos and the next hourly tournament — and a sit'n'go that fills is
-replaced at once by an identical one, so the player always sees a seat to take."""
+replaced at once by an identical one, so the player always sees a seat to take. Issue 17: it also keeps the
+week's draw open, and a newcomer bets on it from the lobby."""
 
 from __future__ import annotations
 
@@ -64,5 +65,30 @@ def test_issue15_13_a_recurring_sit_and_go_that_fills_is_replaced_in_the_lobby(
         assert "0/2" in fresh.first.inner_text()
         assert fresh.first.locator("button[data-tournament]").count() == 1
         screenshot(page, "replaced")
+    finally:
+        page.close()
+
+
+@pytest.mark.timeout(240)
+def test_issue17_the_first_lobby_offers_the_weeks_draw_and_a_newcomer_bets_on_it(
+    platform_url: str, browser: Any, screenshot: Any
+) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    try:
+        sign_up_in_browser(page, platform_url, f"Punter{uuid.uuid4().hex[:6]}")
+        wait_for_welcome_credit(page, platform_url)
+        page.goto(f"{platform_url}/#/lobby")
+        card = page.locator("article.card-row", has=page.locator("h3 a[href^='#/draw/weekly-']")).first
+        card.wait_for(timeout=30000)
+        assert "Open" in card.inner_text()
+        card.locator("a.button").click()
+        page.wait_for_selector("fieldset.match[data-match='8']")
+        assert page.locator("fieldset.match", has_text="Serie A").count() == 8
+        for match in range(1, 9):
+            page.click(f"fieldset[data-match='{match}'] button[data-option='1:1']")
+        page.click("button.place")
+        page.wait_for_selector("tr[data-coupon]")
+        assert "€0.10" in page.locator("tr[data-coupon]").first.inner_text()
+        screenshot(page, "weekly-draw")
     finally:
         page.close()

@@ -4,7 +4,8 @@
   one that waits for its cooling-off (shown with the date it applies from), and lists every change;
 - on a phone, the same player signs in again; when the chosen interval comes round (the page's clock run ahead)
   the reality check shows the session's time and net result over the page; the player then excludes
-  themselves, which takes two clicks and reads as in force, not reversible.
+  themselves, which takes two clicks and reads as in force, not reversible;
+- a player holding accounts in euros and dollars sets each currency's limits in its own form.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import uuid
 from typing import Any
 
 import pytest
-from browser_support import DESKTOP, PASSWORD, PHONE, sign_up_in_browser
+from browser_support import DESKTOP, PASSWORD, PHONE, Api, sign_up_in_browser
+from test_staff_console import log_in_player, player_over_the_api
 
 pytestmark = pytest.mark.e2e
 
@@ -21,7 +23,7 @@ pytestmark = pytest.mark.e2e
 def open_protection(page: Any, base_url: str) -> Any:
     page.goto(f"{base_url}/#/account")
     panel = page.locator(".panel.protection")
-    panel.locator(".deposit-limits table.limits").wait_for()
+    panel.locator(".deposit-limits table.limits").first.wait_for()
     return panel
 
 
@@ -88,3 +90,37 @@ def test_a_player_sets_limits_and_sees_the_reality_check_then_excludes_themselve
         screenshot(phone, "self-excluded")
     finally:
         phone.close()
+
+
+def test_a_player_sets_deposit_limits_in_each_currency_they_hold(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    nickname = f"Twofold{uuid.uuid4().hex[:6]}"
+    player, me = player_over_the_api(platform_url, nickname)  # euros: the demo's welcome credit
+    player.http.close()
+    api.call("POST", f"/players/{me}/accounts", json={"currency": "USD"})  # the concessionaire's cashier
+    page = browser.new_page(viewport=PHONE)
+    try:
+        log_in_player(page, platform_url, nickname)
+        panel = open_protection(page, platform_url)
+        euros = panel.locator(".limit-currency[data-currency='EUR']")
+        dollars = panel.locator(".limit-currency[data-currency='USD']")
+        dollars.wait_for()
+        assert panel.locator(".limit-currency").count() == 2
+        dollars.locator("input[name=week]").fill("30")
+        dollars.locator("button[type=submit]").click()
+        dollars.locator("tr[data-period='week'] .in-force:has-text('30.00')").wait_for()
+        assert "$" in dollars.locator("tr[data-period='week'] .in-force").inner_text()
+        assert "none" in euros.locator("tr[data-period='week'] .in-force").inner_text()  # euros untouched
+        euros.locator("input[name=day]").fill("20")
+        euros.locator("button[type=submit]").click()
+        euros.locator("tr[data-period='day'] .in-force:has-text('20.00')").wait_for()
+        assert "€" in euros.locator("tr[data-period='day'] .in-force").inner_text()
+        assert "30.00" in dollars.locator("tr[data-period='week'] .in-force").inner_text()
+        limits = api.call("GET", f"/players/{me}/protection/deposit-limits")["limits"]
+        amounts = {(c["currency"], w["period"]): w["amount"] for c in limits for w in c["windows"] if w["amount"]}
+        assert amounts == {("USD", "week"): 3000, ("EUR", "day"): 2000}
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        screenshot(page, "two-currencies")
+    finally:
+        page.close()

@@ -423,18 +423,22 @@ def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
     platform_url: str, api: Api, browser: Any, screenshot: Any
 ) -> None:
     """A technical problem: the operator pauses from the console with the problem named; the players' tournament
-    page says "Paused · In pausa" at once (desktop and phone), and so does the player's table; no longer after the
-    resumption."""
+    page says "Paused · In pausa" at once (desktop and phone), and so do the player's table and the tournament's card
+    in the lobby; no longer after the resumption."""
     nickname = f"Paused{uuid.uuid4().hex[:6]}"
     _, login, tournament_id = heads_up_for(platform_url, api, nickname)
     console = browser.new_page(viewport=DESKTOP)
     phone = browser.new_page(viewport=PHONE)
     desktop = browser.new_page(viewport=DESKTOP)
     seated = browser.new_page(viewport=DESKTOP)
+    lobby = browser.new_page(viewport=PHONE)
     try:
-        for page in (phone, desktop, seated):
+        for page in (phone, desktop, seated, lobby):
             log_in_player(page, platform_url, nickname)
             page.goto(f"{platform_url}/#/tournament/{tournament_id}")
+        lobby.goto(f"{platform_url}/#/lobby")
+        card = lobby.locator(f"article[data-tournament='{tournament_id}']")
+        card.wait_for(timeout=90_000)
         console_sign_in(console, platform_url, login)
         console.goto(f"{platform_url}/#/staff/tournament/{tournament_id}")
         console.wait_for_selector(".tournament-summary h2[data-status='running']", timeout=90_000)
@@ -453,6 +457,11 @@ def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
             notice.wait_for()
             assert "Paused" in notice.inner_text() and "In pausa" in notice.inner_text()
             screenshot(page, f"player-{name}")
+        paused_card = lobby.locator(f"article[data-tournament='{tournament_id}'][data-paused='true']")
+        paused_card.wait_for()  # the lobby hears of the pause as it happens
+        status = paused_card.locator(".tournament-status").inner_text()
+        assert "Paused" in status and "In pausa" in status and "Running" not in status
+        screenshot(lobby, "lobby-card")
         line = seated.locator(".hand-log .paused-line")
         line.wait_for(state="attached")  # the hand log may sit in a folded panel
         assert "Database failover" in (line.text_content() or "") and "in pausa" in (line.text_content() or "")
@@ -463,8 +472,10 @@ def test_a_director_pauses_a_running_tournament_and_players_see_it_paused(
         for page in (phone, desktop):
             page.locator(".live .paused-notice").wait_for(state="detached")
         seated.locator(".hand-log .resumed-line").wait_for(state="attached")
+        paused_card.wait_for(state="detached")
+        assert "Paused" not in card.locator(".tournament-status").inner_text()
     finally:
-        for page in (console, phone, desktop, seated):
+        for page in (console, phone, desktop, seated, lobby):
             page.close()
 
 
@@ -534,3 +545,61 @@ def test_an_operator_creates_a_recurring_sit_and_go_and_stops_it(
         assert api.call("GET", f"/tournaments/{tournament_id}")["recurring"] is False
     finally:
         console.close()
+
+
+def test_an_operator_keeps_a_scheduled_tournament_in_the_lobby_and_disables_it(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    """The lobby's schedule from the console: an operator adds a tournament every hour for its concessionaire, the
+    lobby has its next occurrence registering; an operator of another concessionaire sees none of it; disabled,
+    the entry reads so and opens nothing more."""
+    nickname = f"Sched{uuid.uuid4().hex[:6]}"
+    key = f"hourly-{uuid.uuid4().hex[:6]}"
+    name = f"Hourly {nickname}"
+    player_over_the_api(platform_url, nickname)
+    _, demo_id = concessionaire_of(api, nickname)
+    code = f"other{uuid.uuid4().hex[:6]}"
+    other = api.call("POST", "/concessionaires", json={"code": code, "name": f"Other {code}"})
+    console = browser.new_page(viewport=DESKTOP)
+    stranger = browser.new_page(viewport=DESKTOP)
+    try:
+        console_sign_in(console, platform_url, new_operator(api, demo_id))
+        console.click("a[data-tab='lobbySchedule']")
+        form = console.locator(".new-lobby-entry")
+        form.locator("select[name=template] option[value='scheduled_mtt']").wait_for(state="attached")
+        form.locator("select[name=template]").select_option("scheduled_mtt")
+        form.locator("input[name=key]").fill(key)
+        form.locator("input[name=name]").fill(name)
+        form.locator("input[name=every_minutes]").fill("60")
+        form.locator("button[type=submit]").click()
+        row = console.locator(f".lobby-entries tr[data-entry='{key}'][data-enabled='true']")
+        row.wait_for()
+        assert "60" in row.inner_text() and demo_id in row.inner_text()
+        form.locator("button[type=submit]").click()  # the same key again: the director's refusal, shown
+        form.locator(".error").filter(has_text=key).wait_for()
+
+        deadline = time.monotonic() + 60
+        while not (found := [t for t in api.call("GET", "/tournaments") if t["name"] == name]):
+            assert time.monotonic() < deadline, "the schedule never opened the entry's tournament"
+            time.sleep(0.5)  # polls for the lobby's next pass, not for time to pass
+        [occurrence] = found
+        assert (occurrence["status"], occurrence["kind"], occurrence["concessionaire_id"]) == (
+            "registering",
+            "scheduled",
+            demo_id,
+        )
+        screenshot(console, "lobby-schedule")
+
+        console_sign_in(stranger, platform_url, new_operator(api, other["id"]))
+        stranger.click("a[data-tab='lobbySchedule']")
+        stranger.wait_for_selector(".lobby-entries table, .lobby-entries .empty")
+        assert stranger.locator(f".lobby-entries tr[data-entry='{key}']").count() == 0
+
+        row.locator("button.disable-entry").click()
+        console.locator(f".lobby-entries tr[data-entry='{key}'][data-enabled='false']").wait_for()
+        assert console.locator(f".lobby-entries tr[data-entry='{key}'] button.disable-entry").count() == 0
+        [entry] = [e for e in api.call("GET", "/lobby-schedule") if e["key"] == key]
+        assert entry["enabled"] is False and entry["disabled_at"]
+    finally:
+        console.close()
+        stranger.close()

@@ -130,6 +130,9 @@ EXPECTED: dict[tuple[str, str], Access] = {
     ("POST", f"{V1}/tournaments/{{tournament_id}}/pause"): ITS_STAFF,
     ("POST", f"{V1}/tournaments/{{tournament_id}}/resume"): ITS_STAFF,
     ("POST", f"{V1}/tournaments/{{tournament_id}}/cancellation"): ITS_STAFF,
+    ("GET", f"{V1}/lobby-schedule"): ANY_STAFF,  # each its own concessionaire's entries
+    ("POST", f"{V1}/lobby-schedule"): ANY_STAFF,  # each for its own concessionaire
+    ("DELETE", f"{V1}/lobby-schedule/{{key}}"): may(OPERATOR, ADMIN, hidden=(OTHER_OPERATOR,)),
     # tables and hands: public state for anyone signed in; the audit for the organiser's staff (P-1.3, P-1.4)
     ("GET", f"{V1}/tables/{{table_id:path}}/hands"): SIGNED_IN,
     ("GET", f"{V1}/tournaments/{{tournament_id}}/hands"): SIGNED_IN,
@@ -329,6 +332,22 @@ async def _fresh_key(objects: Objects) -> dict[str, str]:
     return {"key_id": str(created.json()["id"])}
 
 
+def _lobby_entry(ids: dict[str, str], kind: str) -> dict[str, Any]:
+    body = {
+        "template": "scheduled_mtt",
+        "name": f"Daily by {kind}",
+        "buy_in": {"prize_part_cents": 400, "fee_cents": 100},
+    }
+    return {"key": f"daily-{serial()}", "every_minutes": 1440, "body": body}
+
+
+async def _fresh_lobby_entry(objects: Objects) -> dict[str, str]:
+    """An entry of this concessionaire's operator in the lobby's schedule, to disable."""
+    body = _lobby_entry(objects.ids, OPERATOR)
+    await objects.api.call("POST", "/lobby-schedule", objects.caller(OPERATOR), json=body, expect=201)
+    return {"key": str(body["key"])}
+
+
 async def _fresh_endpoint(objects: Objects) -> dict[str, str]:
     """A webhook endpoint of this concessionaire, with one delivery (a ping) in its log."""
     path = f"/concessionaires/{objects.world.concessionaire_id}/webhooks"
@@ -441,6 +460,8 @@ REQUESTS: dict[tuple[str, str], Request] = {
     ("POST", f"{V1}/tournaments/{{tournament_id}}/pause"): Request(body=lambda ids, kind: REASON, ids=MANAGED),
     ("POST", f"{V1}/tournaments/{{tournament_id}}/resume"): Request(ids=MANAGED),
     ("POST", f"{V1}/tournaments/{{tournament_id}}/cancellation"): Request(body=lambda ids, kind: REASON, ids=MANAGED),
+    ("POST", f"{V1}/lobby-schedule"): Request(body=_lobby_entry),
+    ("DELETE", f"{V1}/lobby-schedule/{{key}}"): Request(prepare=_fresh_lobby_entry),
     ("POST", f"{V1}/tables/{{table_id:path}}/actions"): Request(
         body=lambda ids, kind: {"hand_id": "not-the-hand-in-progress", "action": "check"}
     ),

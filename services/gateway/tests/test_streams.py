@@ -75,6 +75,8 @@ def test_a_table_opening_reaches_the_tournament_and_each_seated_player_in_their_
 def test_lobby_news_and_what_stays_on_its_own_channel() -> None:
     registered = PlayerRegistered(tournament_id="snd-1", player_id="p1", entry="buy_in", registered=1)
     assert deliveries(registered.TYPE, registered.model_dump()) == [Delivery("tournament:snd-1"), Delivery("lobby")]
+    for news in ("tournament.tournament.paused", "tournament.tournament.resumed"):  # the card says "Paused"
+        assert deliveries(news, {"tournament_id": "snd-1"}) == [Delivery("tournament:snd-1"), Delivery("lobby")]
     stats = StatisticsUpdated(draw_id="2030-23", as_of=NOW, coupons=1, bets=4, pool_usd="0.40", options=[])  # type: ignore[arg-type]
     assert deliveries(stats.TYPE, stats.model_dump(mode="json")) == [Delivery("draw:2030-23")]
     assert deliveries("wallet.operation.posted", {}) == []

@@ -197,7 +197,8 @@ class Platform:
 
 def settings(url: str, **overrides: Any) -> Settings:
     # The draw clock is driven by the tests (tick()), not by time passing.
-    values: dict[str, Any] = {"tick_interval_seconds": 3600.0, "stake_retry_seconds": 0.0}
+    # No draw of the schedule unless a test asks: each test counts its own draws.
+    values: dict[str, Any] = {"tick_interval_seconds": 3600.0, "stake_retry_seconds": 0.0, "keep_draw_open": False}
     return Settings(database_url=url, **(values | overrides))
 
 

@@ -16,6 +16,7 @@ from totalizator.adapters.orm import metadata
 from totalizator.adapters.wallet_client import HttpWallet
 from totalizator.api import admin, coupons, public
 from totalizator.service.context import Context
+from totalizator.service.draw_schedule import DrawSchedule
 from totalizator.service.totalizator import Totalizator
 from totalizator.service.wallet import Wallet
 from totalizator.settings import Settings
@@ -51,6 +52,8 @@ def create_app(
     )
     totalizator = Totalizator.build(context)
     runtime.in_background(totalizator.clock.run)
+    if settings.keeps_draw_open():
+        runtime.in_background(DrawSchedule(context, totalizator.admin).run)
     app = create_service_app(
         runtime,
         title="Totalizator",

@@ -33,3 +33,13 @@ class Settings(ServiceSettings):
         description="Coupon payouts or refunds (of one draw, kind and currency) made in one wallet call. A draw's "
         "batches are fixed when its settlement or refund is planned, so a change applies to later draws.",
     )
+    keep_draw_open: bool | None = Field(
+        None,
+        description="Keep a draw open for coupons (issue 17): when none is open, the week's draw is created and "
+        "announced by the `draw-schedule` administrator — 8 matches of a league round kicking off over the weekend, "
+        "bets closing on a Saturday at 13:00 UTC at least two days ahead, in EUR (1.08 USD) and USD at 0.10 a bet. "
+        "Unset: on in standalone mode (in-memory bus), off otherwise.",
+    )
+
+    def keeps_draw_open(self) -> bool:
+        return self.standalone if self.keep_draw_open is None else self.keep_draw_open

@@ -11,7 +11,7 @@ from platform_kit.clock import Clock, SystemClock
 from platform_kit.runtime import ServiceRuntime
 
 from tournament_director.adapters.orm import metadata
-from tournament_director.api import internal, public
+from tournament_director.api import internal, lobby_schedule, public
 from tournament_director.service.wiring import build
 from tournament_director.settings import Settings
 
@@ -46,7 +46,7 @@ def create_app(
         "rankings, payouts and cancellations. `/v1/...` is public and read-only; `/internal/v1/...` needs "
         "`X-Internal-Token` and the caller the gateway authenticated: `X-Principal-Role` (player, partner, "
         "operator, admin), `X-Principal-Id`, `X-Concessionaire-Id`. Money-moving calls carry an `Idempotency-Key`.",
-        routers=[public.router, internal.router],
+        routers=[public.router, internal.router, lobby_schedule.router],
     )
     app.state.director = director
     return app

@@ -53,7 +53,8 @@ class Settings(ServiceSettings):
         "is a creation body ({template, name, buy_in, ...}); a sit'n'go entry is opened as a recurring sit'n'go "
         "(re-opened each time it fills), a scheduled one has its next occurrence registering, one every "
         "`every_minutes` from 00:00 UTC. Unset: two sit'n'gos and an hourly tournament in standalone mode (in-memory "
-        "bus), nothing otherwise; [] opens nothing.",
+        "bus), nothing otherwise; [] opens nothing. Staff add entries from the console besides these "
+        "(/api/v1/lobby-schedule).",
     )
 
     def lobby_entries(self) -> tuple[LobbyEntry, ...]:

@@ -65,7 +65,7 @@ async def test_tournaments_from_templates_or_whole_definitions_show_in_the_lobby
         assert set(lobby[0]) == {
             "tournament_id", "name", "kind", "status", "currency", "buy_in_prize_cents", "buy_in_fee_cents",
             "registered", "min_players", "max_players", "starts_at", "betting_structure", "table_mode",
-            "guarantee_cents", "freeroll", "concessionaire_id", "recurring",
+            "guarantee_cents", "freeroll", "concessionaire_id", "recurring", "paused_at",
         }  # fmt: skip
         assert (await platform.director.get("/v1/tournaments", params={"status": "running"})).json() == []
 

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from director_harness import OPERATOR, running
+from director_harness import OPERATOR, Platform, running
 from platform_kit.events import table as table_events
 from platform_kit.events import tournament as events
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}
 OTHER = {"X-Principal-Role": "operator", "X-Principal-Id": "op-2", "X-Concessionaire-Id": "c2"}
+
+
+async def lobby_paused_at(platform: Platform, tournament_id: str) -> str | None:
+    lobby = (await platform.director.get("/v1/tournaments", params={"status": "running"})).json()
+    [item] = [item for item in lobby if item["tournament_id"] == tournament_id]
+    paused_at: str | None = item["paused_at"]
+    return paused_at
 
 
 async def test_a_paused_tournament_deals_no_new_hand_until_it_is_resumed(tmp_path: Path) -> None:
@@ -34,6 +41,7 @@ async def test_a_paused_tournament_deals_no_new_hand_until_it_is_resumed(tmp_pat
         paused = await platform.post(f"{path}/pause", {"reason": "Database failover"}, OPERATOR)
         assert paused.status_code == 200, paused.text
         assert paused.json()["clock"]["paused_at"] is not None and paused.json()["clock"]["ends_at"] is None
+        assert await lobby_paused_at(platform, t) == paused.json()["clock"]["paused_at"]  # the lobby's card says so
         again = await platform.post(f"{path}/pause", {"reason": "Database failover"}, OPERATOR)
         assert (again.status_code, again.json()["code"]) == (409, "tournament_already_paused")
 
@@ -55,6 +63,7 @@ async def test_a_paused_tournament_deals_no_new_hand_until_it_is_resumed(tmp_pat
         resumed = await platform.post(f"{path}/resume", None, OPERATOR)
         assert resumed.status_code == 200, resumed.text
         assert resumed.json()["clock"]["paused_at"] is None
+        assert await lobby_paused_at(platform, t) is None
 
         async def published_resumption() -> bool:
             return count(events.TournamentResumed) >= 1

@@ -5,7 +5,7 @@ tournament and totalizator event (`runtime.on_each_instance`) and publishes it o
 |---|---|
 | `table.*` | `table:<id>`; a table's opening and its seatings also on `tournament:<id>`, and to each seated player alone on `lobby` (so their client opens the table) |
 | `table.hole_cards.dealt`, `table.action.rejected` (private) | `table:<id>`, to that player alone (P-1.4) |
-| `tournament.*` | `tournament:<id>`; the lobby's news (announced, registrations, start, end) also on `lobby` |
+| `tournament.*` | `tournament:<id>`; the lobby's news (announced, registrations, start, pause and resumption, end) also on `lobby` |
 | `totalizator.*` | `draw:<id>`; the draw's life cycle (not its statistics) also on `lobby` |
 | `totalizator.coupon.settled` (any totalizator event naming a `player_id`) | `draw:<id>`, to that player alone (P-11.5) |
 
@@ -42,6 +42,8 @@ from platform_kit.events.tournament import (
     TournamentAnnounced,
     TournamentCancelled,
     TournamentFinished,
+    TournamentPaused,
+    TournamentResumed,
     TournamentStarted,
 )
 
@@ -73,6 +75,8 @@ LOBBY_EVENTS = frozenset(
         PlayerRegistered.TYPE,
         PlayerUnregistered.TYPE,
         TournamentStarted.TYPE,
+        TournamentPaused.TYPE,  # the lobby's card says "Paused" (issue 17)
+        TournamentResumed.TYPE,
         TournamentFinished.TYPE,
         TournamentCancelled.TYPE,
         DrawAnnounced.TYPE,

@@ -149,11 +149,12 @@ function resultLine(t, entry) {
 }
 
 function tournamentCard(t, mine, refresh, seats) {
-  return h("article", { class: "card-row", "data-tournament": t.tournament_id },
+  // A running tournament paused for a technical problem reads "Paused" (its page says why and since when).
+  return h("article", { class: "card-row", "data-tournament": t.tournament_id, "data-paused": t.paused_at ? "true" : null },
     h("div", { class: "grow" },
       h("h3", {}, h("a", { href: `#/tournament/${encodeURIComponent(t.tournament_id)}` }, t.name)),
       h("p", { class: "muted" },
-        kindLabel(t.kind), " · ", statusWord(t.status),
+        kindLabel(t.kind), " · ", h("span", { class: "tournament-status" }, statusWord(t.paused_at ? "paused" : t.status)),
         t.starts_at ? ` · ${when(t.starts_at)}` : "",
         t.guarantee_cents ? h("span", {}, " · ", both("guaranteed", "garantiti"), ` ${money(t.guarantee_cents, t.currency)}`) : "",
         t.recurring ? h("span", { class: "recurring" }, " · ", both("a new one opens when full", "se ne apre un altro appena è pieno")) : ""),

@@ -81,7 +81,8 @@ function showProtection(panel, me) {
   const reload = () => {
     request("GET", base).then((p) => { sessionPart(parts.session, base, p, reload); exclusionPart(parts.exclusion, base, p, reload); })
       .catch(failed(parts.session));
-    request("GET", `${base}/deposit-limits`).then((l) => limitsPart(parts.limits, base, l, reload)).catch(failed(parts.limits));
+    Promise.all([request("GET", `${base}/deposit-limits`), request("GET", `/players/${encodeURIComponent(me)}/accounts`)])
+      .then(([limits, found]) => limitsPart(parts.limits, base, limits, found.accounts, reload)).catch(failed(parts.limits));
     request("GET", `${base}/history`).then((found) => fill(parts.history, protectionHistoryTable(found.changes))).catch(failed(parts.history));
   };
   reload();
@@ -110,17 +111,36 @@ function sessionPart(node, base, p, reload) {
   }));
 }
 
-/* What each window allows now, what waits for its cooling-off and from when, and a form to change them. */
-function limitsPart(node, base, answer, reload) {
-  const windows = new Map((answer.limits.find((l) => l.currency === "EUR") || { windows: [] }).windows.map((w) => [w.period, w]));
+/* The limits of each currency the player holds an account in (and of any they set limits in; euros before the
+ * first account), one after the other, with the cooling-off rule once. */
+function limitsPart(node, base, answer, accounts, reload) {
+  const units = new Map(accounts.map((a) => [a.currency, a.minor_units])); // a bonus account shares its currency
+  for (const limits of answer.limits) if (!units.has(limits.currency)) units.set(limits.currency, isoMinorUnits(limits.currency));
+  if (!units.size) units.set("EUR", 2);
+  fill(node,
+    h("p", { class: "muted cooling-off" }, both(
+      `A lower limit applies at once; a higher one, or none, only after a cooling-off of ${answer.cooling_off_hours} hours.`,
+      `Un limite più basso vale subito; uno più alto, o nessun limite, solo dopo un periodo di attesa di ${answer.cooling_off_hours} ore.`)),
+    [...units].map(([currency, minorUnits]) => currencyLimits(base, currency, minorUnits, answer.limits.find((l) => l.currency === currency), reload)));
+}
+
+/* Decimal places of a currency the player has no account in (JPY 0, KWD 3), as the browser knows them. */
+function isoMinorUnits(currency) {
+  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits;
+}
+
+/* One currency: what each window allows now, what waits for its cooling-off and from when, and a form to change them. */
+function currencyLimits(base, currency, minorUnits, limits, reload) {
+  const windows = new Map((limits?.windows || []).map((w) => [w.period, w]));
+  const cash = (amount, language) => money(amount, currency, minorUnits, language);
   const rows = Object.keys(LIMIT_PERIODS).map((period) => {
     const w = windows.get(period);
     return h("tr", { "data-period": period },
       h("td", {}, words(LIMIT_PERIODS, period)),
-      h("td", { class: "num in-force" }, w?.amount != null ? money(w.amount) : both("none", "nessuno")),
-      h("td", { class: "num" }, money(w?.deposited ?? 0)),
-      h("td", { class: "num" }, w?.remaining != null ? money(w.remaining) : "—"),
-      h("td", { class: "pending" }, w?.pending_from ? [w.pending_amount != null ? money(w.pending_amount) : both("none", "nessuno"), " ",
+      h("td", { class: "num in-force" }, w?.amount != null ? cash(w.amount) : both("none", "nessuno")),
+      h("td", { class: "num" }, cash(w?.deposited ?? 0)),
+      h("td", { class: "num" }, w?.remaining != null ? cash(w.remaining) : "—"),
+      h("td", { class: "pending" }, w?.pending_from ? [w.pending_amount != null ? cash(w.pending_amount) : both("none", "nessuno"), " ",
         both(`from ${when(w.pending_from, "en")}`, `dal ${when(w.pending_from, "it")}`)] : "—"));
   });
   const table = stackable(h("table", { class: "grid limits" },
@@ -129,24 +149,21 @@ function limitsPart(node, base, answer, reload) {
   const initial = {};
   const inputs = Object.keys(LIMIT_PERIODS).map((period) => {
     const w = windows.get(period);
-    initial[period] = w?.amount != null ? money(w.amount, "EUR", 2, "en").replace(/[^\d.]/g, "") : "";
-    return h("label", {}, words(LIMIT_PERIODS, period), " (€)", h("input", { name: period, value: initial[period], inputmode: "decimal", placeholder: say("none", "nessuno") }));
+    initial[period] = w?.amount != null ? cash(w.amount, "en").replace(/[^\d.]/g, "") : "";
+    return h("label", {}, words(LIMIT_PERIODS, period), ` (${currency})`, h("input", { name: period, value: initial[period], inputmode: "decimal", placeholder: say("none", "nessuno") }));
   });
-  fill(node, table,
-    h("p", { class: "muted cooling-off" }, both(
-      `A lower limit applies at once; a higher one, or none, only after a cooling-off of ${answer.cooling_off_hours} hours.`,
-      `Un limite più basso vale subito; uno più alto, o nessun limite, solo dopo un periodo di attesa di ${answer.cooling_off_hours} ore.`)),
-    form(inputs, both("Save limits", "Salva i limiti"), async (values) => {
-      const body = { currency: "EUR" };
+  return h("div", { class: "limit-currency", "data-currency": currency }, h("h4", {}, currency), table,
+    form(inputs, both(`Save the ${currency} limits`, `Salva i limiti in ${currency}`), async (values) => {
+      const body = { currency };
       for (const period of Object.keys(LIMIT_PERIODS)) {
         const text = values[period].trim();
         if (text === initial[period]) continue; // only the windows changed: a pending raise is left alone
-        const amount = text === "" ? null : parseMinor(text);
-        if (text !== "" && amount === null) throw { title: `${period}: not an amount of euros`, code: "validation_failed" };
+        const amount = text === "" ? null : parseMinor(text, minorUnits);
+        if (text !== "" && amount === null) throw { title: `${period}: not an amount of ${currency}`, code: "validation_failed" };
         body[period] = amount;
       }
       await request("PUT", `${base}/deposit-limits`, body);
-      toast(say("Deposit limits saved", "Limiti di deposito salvati"));
+      toast(say(`Deposit limits in ${currency} saved`, `Limiti di deposito in ${currency} salvati`));
       reload();
     }));
 }

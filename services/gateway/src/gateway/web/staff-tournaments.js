@@ -57,11 +57,7 @@ function newTournamentForm() {
     if (chosen) definition.value = JSON.stringify(chosen.definition, null, 2);
   };
   templates.addEventListener("change", showDefinition);
-  request("GET", "/tournament-templates").then((list) => {
-    known = list;
-    fill(templates, list.map((t) => h("option", { value: t.template }, t.template.replaceAll("_", " "))));
-    showDefinition();
-  }).catch((problem) => fill(templates, h("option", { value: "" }, problemText(problem))));
+  loadTemplates(templates, (list) => { known = list; showDefinition(); });
   const created = h("p", { class: "muted created" });
   return h("section", { class: "panel new-tournament" }, h("h2", {}, both("New tournament", "Nuovo torneo")),
     form(
@@ -84,6 +80,14 @@ function newTournamentForm() {
       },
     ),
     created);
+}
+
+/* The director's templates as the options of `select`; `loaded(list)` once they are in. */
+function loadTemplates(select, loaded = () => {}) {
+  request("GET", "/tournament-templates").then((list) => {
+    fill(select, list.map((t) => h("option", { value: t.template }, t.template.replaceAll("_", " "))));
+    loaded(list);
+  }).catch((problem) => fill(select, h("option", { value: "" }, problemText(problem))));
 }
 
 /* The body the director validates; amounts it cannot read are sent as given, for it to name the field. */

@@ -5,7 +5,7 @@
  * token, so the console shows and does exactly what the API lets that person do: an operator's lists keep to
  * its concessionaire (what the API answers 403 to shows as refused, never as an empty success); the
  * totalizator's decisions are the administrators'. The console's pages live in staff-tournaments.js,
- * staff-players.js, staff-draws.js and staff-money.js; this file holds their shell and shared pieces.
+ * staff-lobby.js, staff-players.js, staff-draws.js and staff-money.js; this file holds their shell and shared pieces.
  */
 "use strict";
 
@@ -17,6 +17,7 @@ const STAFF_TERMS = {
   reports: ["Reports", "Segnalazioni"],
   draws: ["Totalizator", "Totalizzatore"],
   money: ["Money", "Denaro"],
+  lobbySchedule: ["Lobby schedule", "Programma della sala"],
   operators: ["Operators", "Operatori"],
   admin: ["Network administrator", "Amministratore di rete"],
   operator: ["Operator", "Operatore"],
@@ -50,6 +51,7 @@ const staff = {
 
 const STAFF_TABS = [
   ["#/staff/tournaments", "tournaments", false],
+  ["#/staff/lobby-schedule", "lobbySchedule", false],
   ["#/staff/players", "players", false],
   ["#/staff/reports", "reports", false],
   ["#/staff/draws", "draws", true],

@@ -332,6 +332,8 @@ function tableCentre(state) {
  * rebuy and add-on offers, level changes, a pause for a technical problem, and a move to another table. Returns the function that stops it. */
 function followTableTournament(tid, ui, addLine) {
   return lobbyLink.listen((frame) => {
+    // The lobby's news (start, pause, end) come on `lobby` too: one line each, from the tournament's channel.
+    if (frame.channel !== `tournament:${tid}`) return;
     const { event, payload = {} } = frame.data || {};
     if (payload.tournament_id !== tid) return;
     if (event === "tournament.player.eliminated" && payload.player_id === session.playerId) showResult(ui, tid, payload.position, payload.prize_cents);

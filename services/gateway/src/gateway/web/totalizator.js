@@ -72,7 +72,7 @@ page("#/draw/:id", (view, { id }) => {
 
   function renderMatches() {
     fill(matches, ...draw.matches.map((match, i) => h("fieldset", { class: `match ${match.void ? "void" : ""}`, "data-match": match.no },
-      h("legend", {}, `${match.no}. ${match.home} – ${match.away}`, h("span", { class: "muted" }, ` ${when(match.kickoff)}`,
+      h("legend", {}, `${match.no}. ${match.home} – ${match.away}`, h("span", { class: "muted" }, match.competition ? ` ${match.competition} ·` : "", ` ${when(match.kickoff)}`,
         match.void ? h("span", {}, " · ", both("void", "annullata")) : "", match.score ? ` · ${match.score}` : "")),
       h("div", { class: "options" }, match.options.map((option) => {
         const chosen = picks[i].has(option);

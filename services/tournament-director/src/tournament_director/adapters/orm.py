@@ -205,3 +205,18 @@ jackpot_streaks = Table(
     Column("streak", Integer, nullable=False),
     PrimaryKeyConstraint("programme_id", "player_id"),
 )
+
+#: The lobby's schedule as staff keep it (issue 17), besides the entries of the settings: an operator's entries
+#: open tournaments of their concessionaire; a disabled entry opens nothing more (its row stays, for the record).
+lobby_entries = Table(
+    "lobby_entries",
+    metadata,
+    Column("key", String(24), primary_key=True),
+    Column("concessionaire_id", ID, nullable=True),
+    Column("body", Text, nullable=False),  # JSON: a creation body
+    Column("every_minutes", Integer, nullable=True),
+    Column("enabled", Boolean, nullable=False),
+    Column("created_by", ID, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("disabled_at", UtcDateTime, nullable=True),
+)

@@ -106,3 +106,6 @@ class LobbyItem(BaseModel):
     guarantee_cents: int
     freeroll: bool
     recurring: bool = Field(False, description="A sit'n'go that re-opens as an identical one when it fills.")
+    paused_at: str | None = Field(
+        None, description="A running tournament the director paused for a technical problem: since when (issue 17)."
+    )

@@ -24,10 +24,16 @@ def _iso(value: Any) -> str | None:
 async def lobby(director: Director, status: str | None, kind: str | None) -> list[dict[str, Any]]:
     async with director.runtime.db.sessions() as session:
         found = await tournaments.listing(session, status=status, kind=kind)
-        return [await _lobby_item(session, tournament) for tournament in found]
+        items = []
+        for tournament in found:
+            run = None
+            if tournament.status is Status.RUNNING:  # only a running one can be paused
+                run = await runs.peek(session, tournament.tournament_id, director.rng, director.run_cache)
+            items.append(await _lobby_item(session, tournament, run))
+        return items
 
 
-async def _lobby_item(session: AsyncSession, tournament: TournamentRecord) -> dict[str, Any]:
+async def _lobby_item(session: AsyncSession, tournament: TournamentRecord, run: TournamentRun | None) -> dict[str, Any]:
     definition = tournament.definition
     return {
         "tournament_id": tournament.tournament_id,
@@ -47,6 +53,7 @@ async def _lobby_item(session: AsyncSession, tournament: TournamentRecord) -> di
         "guarantee_cents": definition.guarantee_cents,
         "freeroll": definition.freeroll is not None,
         "recurring": tournament.recurring,
+        "paused_at": None if run is None or run.is_over else _iso(run.paused_at),
     }
 
 
@@ -54,8 +61,8 @@ async def details(director: Director, tournament_id: str) -> dict[str, Any]:
     """The lobby fields, the definition, the payout schedule for the current field, the clock and the tables."""
     async with director.runtime.db.sessions() as session:
         tournament = await _get(session, tournament_id)
-        item = await _lobby_item(session, tournament)
         run = await runs.peek(session, tournament_id, director.rng, director.run_cache)
+        item = await _lobby_item(session, tournament, run)
     definition = tournament.definition
     if run is not None:
         entrants = len(run.entries)

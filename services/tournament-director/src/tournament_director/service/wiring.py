@@ -54,9 +54,7 @@ def build(
     _subscribe(director)
     runtime.in_background(lambda: money.run_worker(director))
     runtime.in_background(lambda: run_clock(director))
-    if settings.lobby_entries():
-        lobby = Lobby(director)
-        runtime.in_background(lobby.run)
+    runtime.in_background(Lobby(director).run)  # the settings' entries, and those staff add from the console
     runtime.in_background(lambda: _close_clients_at_stop(director))
     return director
 

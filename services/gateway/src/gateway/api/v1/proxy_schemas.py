@@ -65,6 +65,30 @@ class Pause(BaseModel):
     reason: str = Field(min_length=3, max_length=500, description="The technical problem, as players are told.")
 
 
+class LobbyEntryRequest(BaseModel):
+    """An entry of the lobby's schedule (issue 17); the director checks `body` as the tournament it opens."""
+
+    model_config = _examples(
+        {
+            "key": "evening-turbo",
+            "every_minutes": 120,
+            "body": {
+                "template": "scheduled_mtt",
+                "name": "Evening Turbo",
+                "buy_in": {"prize_part_cents": 900, "fee_cents": 100},
+            },
+        }
+    )
+    key: str = Field(pattern=r"^[a-z0-9-]{1,24}$", description="Names the entry and the tournaments it opens.")
+    body: dict[str, Any] = Field(description="A tournament's creation body: {template, name, buy_in, ...}.")
+    every_minutes: int | None = Field(
+        None,
+        ge=5,
+        le=1_440,
+        description="A scheduled tournament every so many minutes from 00:00 UTC; absent: a sit'n'go.",
+    )
+
+
 # -- tables ---------------------------------------------------------------------------------------------------
 class TableAction(BaseModel):
     model_config = _examples(

@@ -18,6 +18,7 @@ from gateway.api.v1.proxy_schemas import (
     TOURNAMENT_LISTING,
     UNREGISTERED,
     Cancellation,
+    LobbyEntryRequest,
     Pause,
     Registration,
     answers,
@@ -175,6 +176,43 @@ async def create_tournament(
         principal=principal,
         json=definition,
     )
+
+
+# -- the lobby's schedule (issue 17): administrators the network's, an operator their concessionaire's ------------
+@router.get(
+    "/lobby-schedule",
+    summary="What the lobby keeps open: the schedule's entries",
+    description="Administrators: the settings' entries (`source: settings`) and every one staff added; an "
+    "operator: their concessionaire's.",
+)
+async def lobby_schedule(request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    return await relay(director, "GET", "/internal/v1/lobby-schedule", principal=principal)
+
+
+@router.post(
+    "/lobby-schedule",
+    status_code=status.HTTP_201_CREATED,
+    summary="Add an entry to the lobby's schedule",
+    description="Without `every_minutes` a sit'n'go kept open (re-opened each time it fills); with it a scheduled "
+    "tournament, the next one always registering. An operator's entry opens tournaments of their concessionaire. "
+    "422 `validation_failed` (as creating the tournament would), 409 `lobby_entry_exists`.",
+)
+async def add_lobby_entry(body: LobbyEntryRequest, request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    json = body.model_dump(exclude_none=True)
+    return await relay(director, "POST", "/internal/v1/lobby-schedule", principal=principal, json=json)
+
+
+@router.delete(
+    "/lobby-schedule/{key}",
+    summary="Disable an entry of the lobby's schedule",
+    description="It opens nothing more (an occurrence already registering stays; its sit'n'go opens no "
+    "successor). Idempotent. 404 `lobby_entry_not_found`, another concessionaire's too.",
+)
+async def disable_lobby_entry(key: str, request: Request, principal: Staff) -> Response:
+    director = clients_of(request).tournament_director
+    return await relay(director, "DELETE", f"/internal/v1/lobby-schedule/{segment(key)}", principal=principal)
 
 
 @router.post("/tournaments/{tournament_id}/start", summary="Start a scheduled tournament now")
