@@ -25,7 +25,8 @@ async def eligibility(
     context: Context, player_id: str, policy: AccessPolicy, tournament_id: str | None
 ) -> EligibilityAnswer:
     now = context.now()
-    async with context.db.transaction() as session:
+    # Reads only: no transaction on PostgreSQL (three round trips, not five; every registration asks).
+    async with context.db.sessions() as session:
         tier, _ = await tier_in_force(session, player_id)
         player = await find_player(session, player_id)
         records = [stored.record for stored in await sanctions_of(session, player_id)]
