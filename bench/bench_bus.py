@@ -28,6 +28,7 @@ from platform_kit.db import Database
 from platform_kit.inbox import Inbox
 from platform_kit.outbox import Outbox, OutboxRelay
 from platform_kit.testing import RABBITMQ_URL, create_database, drop_database
+from platform_runner import serving
 
 PER_TRANSACTION = 10
 CEILING_CONNECTIONS = 8
@@ -172,4 +173,4 @@ async def main(events: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, default=5000)
-    asyncio.run(main(parser.parse_args().events))
+    serving.run(main(parser.parse_args().events))  # the services' own event loop (uvloop)

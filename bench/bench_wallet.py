@@ -46,6 +46,7 @@ import asyncpg
 import httpx
 from platform_kit.bus import InMemoryBus
 from platform_kit.testing import create_database, drop_database
+from platform_runner import serving
 from sqlalchemy import event
 from wallet.api.schemas import OperationOut
 from wallet.app import create_app
@@ -331,4 +332,4 @@ if __name__ == "__main__":
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--layers", default="ledger,http")
     args = parser.parse_args()
-    asyncio.run(main(args.seconds, args.concurrency, args.layers.split(",")))
+    serving.run(main(args.seconds, args.concurrency, args.layers.split(",")))  # the services' own loop (uvloop)
