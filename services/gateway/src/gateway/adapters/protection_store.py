@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from platform_kit.sql import upsert
 from sqlalchemy import select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gateway.adapters.orm import player_protection, protection_changes
@@ -54,11 +54,7 @@ def record_of(player_id: str, row: Mapping[Any, Any] | None) -> ProtectionRecord
 async def put(session: AsyncSession, player_id: str, now: datetime, **values: Any) -> None:
     """Set some columns of the player's row, creating it if need be, in one statement: an update-then-insert
     let two first writes for one player (a log-in and a setting at once) both insert, and one failed on the key."""
-    dialect = session.get_bind().dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    columns = {"updated_at": now, **values}
-    statement = insert(player_protection).values(player_id=player_id, **columns)
-    await session.execute(statement.on_conflict_do_update(index_elements=[player_protection.c.player_id], set_=columns))
+    await upsert(session, player_protection, [{"player_id": player_id, "updated_at": now, **values}], ("player_id",))
 
 
 def exclusion_columns(exclusion: SelfExclusion) -> dict[str, Any]:

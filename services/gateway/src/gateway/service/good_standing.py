@@ -8,10 +8,9 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gateway.adapters.standing_store import play_standing
-from gateway.domain.protection import play_refusal
 from gateway.domain.restrictions import standing_at
-from gateway.service.protection import PlayRefused, session_clock
-from gateway.service.restrictions import PlayerBanned
+from gateway.service.protection import raise_if_play_refused
+from gateway.service.restrictions import raise_if_banned
 
 
 async def refuse_unless_in_good_standing(
@@ -20,10 +19,5 @@ async def refuse_unless_in_good_standing(
     """`own_session` False: someone else (a partner, an operator) acts for the player, so the session limit,
     which is the player's own, does not apply."""
     standing = await play_standing(session, player_id)
-    restrictions = standing_at(standing.restrictions, now)
-    if not restrictions.may_log_in:
-        raise PlayerBanned(restrictions)
-    protection = standing.protection
-    refusal = play_refusal(protection.exclusion, session_clock(protection, now) if own_session else None, now)
-    if refusal is not None:
-        raise PlayRefused(refusal)
+    raise_if_banned(standing_at(standing.restrictions, now))
+    raise_if_play_refused(standing.protection, now, own_session=own_session)

@@ -51,7 +51,10 @@ def session_clock(record: ProtectionRecord, now: datetime) -> SessionClock | Non
 async def refuse_play(session: AsyncSession, player_id: str, now: datetime, *, own_session: bool) -> None:
     """403 `player_self_excluded` or `session_time_limit_reached`. `own_session` False: someone else (a partner,
     an operator) acts for the player, so only the self-exclusion applies."""
-    record = await protection_store.get(session, player_id)
+    raise_if_play_refused(await protection_store.get(session, player_id), now, own_session=own_session)
+
+
+def raise_if_play_refused(record: ProtectionRecord, now: datetime, *, own_session: bool) -> None:
     refusal = play_refusal(record.exclusion, session_clock(record, now) if own_session else None, now)
     if refusal is not None:
         raise PlayRefused(refusal)

@@ -33,7 +33,10 @@ async def standing_of(session: AsyncSession, player_id: str, now: datetime) -> S
 
 async def refuse_if_banned(session: AsyncSession, player_id: str, now: datetime) -> None:
     """P-12.5: a banned player may neither log in nor register."""
-    standing = await standing_of(session, player_id, now)
+    raise_if_banned(await standing_of(session, player_id, now))
+
+
+def raise_if_banned(standing: Standing) -> None:
     if not standing.may_log_in:
         raise PlayerBanned(standing)
 

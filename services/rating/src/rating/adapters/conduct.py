@@ -9,11 +9,11 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from platform_kit.sql import chunks, is_postgres
 from sqlalchemy import Row, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rating.adapters.orm import reports, sanction_reports, sanctions
-from rating.adapters.sql import chunks, is_postgres
 from rating.domain import (
     Appeal,
     AppealOutcome,

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from platform_kit.sql import upsert
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rating.adapters.orm import players
-from rating.adapters.sql import upsert
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from platform_kit.sql import chunks, upsert
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rating.adapters.orm import awards, rating_summaries
-from rating.adapters.sql import chunks, upsert
 from rating.domain import Award, RatingSummary
 
 

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from platform_kit.sql import chunks, upsert
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rating.adapters.orm import player_tiers, players, standings, tier_days
-from rating.adapters.sql import chunks, upsert
 from rating.domain import LeaderboardEntry, Tier, TierChange, TierCutoffs
 
 
