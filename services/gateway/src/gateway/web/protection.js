@@ -78,12 +78,15 @@ function showProtection(panel, me) {
     h("h3", {}, both("History of these settings", "Storico delle impostazioni")), parts.history);
 
   const failed = (node) => (problem) => fill(node, h("p", { class: "error", role: "alert" }, problemText(problem)));
+  /* The history is drawn after the settings, so that a change shown in it is shown in the form too: drawn in
+   * whichever order the answers came, a form redrawn late replaced what the player had started typing. */
   const reload = () => {
     request("GET", base).then((p) => { sessionPart(parts.session, base, p, reload); exclusionPart(parts.exclusion, base, p, reload); })
-      .catch(failed(parts.session));
+      .catch(failed(parts.session))
+      .then(() => request("GET", `${base}/history`))
+      .then((found) => fill(parts.history, protectionHistoryTable(found.changes))).catch(failed(parts.history));
     Promise.all([request("GET", `${base}/deposit-limits`), request("GET", `/players/${encodeURIComponent(me)}/accounts`)])
       .then(([limits, found]) => limitsPart(parts.limits, base, limits, found.accounts, reload)).catch(failed(parts.limits));
-    request("GET", `${base}/history`).then((found) => fill(parts.history, protectionHistoryTable(found.changes))).catch(failed(parts.history));
   };
   reload();
 }
