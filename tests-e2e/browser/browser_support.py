@@ -78,9 +78,20 @@ class Api:
         return answer.json() if answer.content else None
 
 
+def open_sign_up(page: Any, base_url: str) -> None:
+    """The sign-up form, once its concessionaire list has arrived.
+
+    The list is a required select filled by a request of its own: a click on Sign up before it arrives is
+    stopped by the browser's own validation ("select an item"), and the form is never sent. On a loaded
+    machine that request came after the fields were typed (the clean-clone CI run of 2026-12-02).
+    """
+    page.goto(f"{base_url}/#/signup")
+    page.locator("select[name=concessionaire] option").first.wait_for(state="attached", timeout=60_000)
+
+
 def sign_up_in_browser(page: Any, base_url: str, nickname: str) -> None:
     """A newcomer signs up through the web client (demo concessionaire) and lands in the lobby."""
-    page.goto(f"{base_url}/#/signup")
+    open_sign_up(page, base_url)
     page.fill("input[name=nickname]", nickname)
     page.fill("input[name=email]", f"{nickname.lower()}@example.com")
     page.fill("input[name=date_of_birth]", "1990-05-17")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import LAPTOP, PHONE
+from browser_support import LAPTOP, PHONE, open_sign_up
 from platform_kit.events.table import ActionRejected, HandStarted, Level, PlayerProtectionApplied, SeatedPlayer
 from platform_kit.events.tournament import LevelChanged, RebuyOffered
 from playwright.sync_api import expect
@@ -107,7 +107,7 @@ def test_issue15_8_a_rebuy_offer_writes_chips_and_money_each_languages_way(gatew
 def test_issue15_8_a_refused_sign_up_names_the_rule_in_both_languages(
     gateway: Gateway, page: Any, screenshot: Any
 ) -> None:
-    page.goto(f"{gateway.url}/#/signup")
+    open_sign_up(page, gateway.url)
     page.fill("input[name=nickname]", "Mario Rossi")  # a space: the browser lets it through, the gateway does not
     page.fill("input[name=email]", "mario@example.com")
     page.fill("input[name=date_of_birth]", "1990-05-17")
