@@ -58,7 +58,7 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
 
 
 def started_run() -> TournamentRun:
-    run, _ = TournamentRun.start(T, DEFINITION, [f"p{n}" for n in range(30)], random.Random(1), NOW)
+    run, _ = TournamentRun.start(T, DEFINITION, [f"p{n}" for n in range(30)], random.Random(1), NOW, currency="EUR")
     return run
 
 
