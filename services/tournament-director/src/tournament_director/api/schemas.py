@@ -7,6 +7,9 @@ from typing import Literal
 from platform_kit.events.tournament import RegistrationEntry
 from pydantic import BaseModel, ConfigDict, Field
 
+from tournament_director.domain.definition import TournamentDefinition
+from tournament_director.domain.jackpots import JackpotProgramme
+
 
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -109,3 +112,79 @@ class LobbyItem(BaseModel):
     paused_at: str | None = Field(
         None, description="A running tournament the director paused for a technical problem: since when (issue 17)."
     )
+
+
+class PayoutScheduleOut(BaseModel):
+    entrants: int = Field(description="The field the schedule is for: the entrants once running, else the registered.")
+    shares_bps: list[int] = Field(description="Each paid position's share of the prize pool, 1st first (P-8.4).")
+
+
+class ClockOut(BaseModel):
+    level: int
+    on_break: bool
+    small_blind: int
+    big_blind: int
+    ante: int
+    ends_at: str | None = Field(description="When the level or break changes next; null in the last level or paused.")
+    hand_for_hand: bool = Field(description="Hand-for-hand play (P-6.6).")
+    paused_at: str | None = Field(
+        description="Paused for a technical problem since then: no change due, no hand dealt."
+    )
+
+
+class SeatedOut(BaseModel):
+    seat: int
+    player_id: str
+    chips: int = Field(description="After the player's latest completed hand.")
+
+
+class TableOut(BaseModel):
+    table_id: str
+    players: list[SeatedOut]
+
+
+class TournamentOut(LobbyItem):
+    """A tournament's page: the lobby fields, the definition, the payout schedule for the current field (P-8.4)
+    and, once running, the prize pool and prizes, the clock and the tables."""
+
+    registration_opens_at: str | None
+    started_at: str | None
+    ended_at: str | None
+    end_reason: str | None
+    settled: bool = Field(description="Every money movement of its finish or cancellation was posted.")
+    jackpots: list[JackpotProgramme]
+    definition: TournamentDefinition
+    payout_schedule: PayoutScheduleOut | None = Field(
+        description="Null while no bracket of the tournament's own schedule covers the field."
+    )
+    prize_pool_cents: int | None = Field(description="Once running (P-8.2, P-8.3); it grows with rebuys and add-ons.")
+    prizes_cents: list[int] | None = Field(description="Prize by position, 1st first, on the pool as it stands.")
+    satellite_seats: int | None = Field(description="A satellite's seats in its target (P-3.4), once running.")
+    players_left: int | None
+    clock: ClockOut | None = Field(description="While running.")
+    tables: list[TableOut] = Field(description="While running: each table's players by seat.")
+
+
+class StandingOut(BaseModel):
+    """A player still in (chips, table, seat) or ranked (position, prize: only those have them)."""
+
+    player_id: str
+    chips: int | None = Field(description="Null before the start; 0 once ranked.")
+    table_id: str | None
+    seat: int | None
+    position: int | None = Field(None, description="Ranked players only (P-2).")
+    prize_cents: int | None = Field(None, description="Ranked players only.")
+    disqualified: bool | None = Field(None, description="Ranked players only (P-12.5).")
+
+
+class StandingsOut(BaseModel):
+    tournament_id: str
+    status: str
+    players: list[StandingOut] = Field(description="Players still in, by chips, then the ranked, by position.")
+
+
+class TemplateOut(BaseModel):
+    template: str
+    description: str
+    parameters: list[str] = Field(description="What the template takes besides the name.")
+    definition: TournamentDefinition = Field(description="An example definition (priced 9+1).")

@@ -3,8 +3,8 @@
 `TournamentRun` is what the director service (asynchronously, one event at a time) and the simulator (in one
 process) both drive. It does no I/O and reads no clock: every call takes `now`; randomness (seating, P-5) comes
 from the `rng` it is given — `random.SystemRandom()` in production. Each call returns the messages
-(`run_messages`: the kit's event contracts) to carry out and publish, in order. A call that cannot be taken raises `RunError` and changes
-nothing (except that the run's time moves forward to `now`).
+(`run_messages`: the kit's event contracts) to carry out and publish, in order. A call that cannot be taken
+raises `RunError` and changes nothing (except that the run's time moves forward to `now`).
 
 Driving it::
 
