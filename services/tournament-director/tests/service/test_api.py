@@ -8,7 +8,14 @@ from datetime import timedelta
 from pathlib import Path
 
 from director_harness import ADMIN, OPERATOR, START, TOKEN, player_headers, running
-from tournament_director.api.schemas import LobbyItem, StandingOut, StandingsOut, TemplateOut, TournamentOut
+from tournament_director.api.schemas import (
+    LobbyItem,
+    PlayerTournamentOut,
+    StandingOut,
+    StandingsOut,
+    TemplateOut,
+    TournamentOut,
+)
 from tournament_director.service import definitions, queries
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}
@@ -143,6 +150,10 @@ async def test_the_public_routes_answer_with_their_models_every_field_the_direct
         assert all(set(template) == set(TemplateOut.model_fields) for template in definitions.catalogue())
         assert (await platform.director.get(f"/v1/tournaments/{t}")).json() == details
         assert (await platform.director.get(f"/v1/tournaments/{t}/standings")).json() == playing
+        [entered] = await queries.player_tournaments(platform.service, "ann")
+        assert set(entered) <= set(PlayerTournamentOut.model_fields)
+        mine = await platform.get("/internal/v1/players/ann/tournaments", player_headers("ann"))
+        assert mine.json() == [entered]
         await platform.bots.release()
 
         schema = (await platform.director.get("/openapi.json")).json()

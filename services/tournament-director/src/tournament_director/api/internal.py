@@ -19,11 +19,13 @@ from tournament_director.api.schemas import (
     CancellationPreviewOut,
     CancelledOut,
     PauseIn,
+    PlayerTournamentOut,
     PurchasedOut,
     PurchaseIn,
     RefundOut,
     RegisteredOut,
     RegistrationIn,
+    TicketOut,
     TournamentOut,
     UnregisteredOut,
 )
@@ -257,7 +259,14 @@ async def cancellation_preview(
     )
 
 
-@router.get("/players/{player_id}/tournaments", tags=["registration"], summary="A player's tournaments")
+@router.get(
+    "/players/{player_id}/tournaments",
+    response_model=list[PlayerTournamentOut],
+    # A position and a prize appear once the player is ranked, as before: not as nulls.
+    response_model_exclude_unset=True,
+    tags=["registration"],
+    summary="A player's tournaments",
+)
 async def player_tournaments(player_id: str, director: DirectorDep, principal: PrincipalDep) -> list[dict[str, Any]]:
     """`[{tournament_id, name, status, registration, entry, table_id, seat, chips, position?, prize_cents?}]`;
     partners and operators see the registrations made through their concessionaire."""
@@ -265,7 +274,12 @@ async def player_tournaments(player_id: str, director: DirectorDep, principal: P
     return [item for item in listed if _sees(principal, player_id, item)]
 
 
-@router.get("/players/{player_id}/tickets", tags=["registration"], summary="A player's tickets (P-3.4, P-10.12)")
+@router.get(
+    "/players/{player_id}/tickets",
+    response_model=list[TicketOut],
+    tags=["registration"],
+    summary="A player's tickets (P-3.4, P-10.12)",
+)
 async def player_tickets(player_id: str, director: DirectorDep, principal: PrincipalDep) -> list[dict[str, Any]]:
     if principal.role is Role.PLAYER:
         principal.require_player_scope(player_id, None)

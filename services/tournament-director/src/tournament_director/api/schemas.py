@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from platform_kit.events.tournament import RegistrationEntry
 from pydantic import BaseModel, ConfigDict, Field
@@ -188,3 +188,48 @@ class TemplateOut(BaseModel):
     description: str
     parameters: list[str] = Field(description="What the template takes besides the name.")
     definition: TournamentDefinition = Field(description="An example definition (priced 9+1).")
+
+
+class PlayerTournamentOut(BaseModel):
+    """A tournament a player entered, with where they sit while it runs and how they finished once ranked."""
+
+    tournament_id: str
+    name: str
+    status: str
+    registration: str = Field(description="paying, registered, refunding, unregistered or forfeited.")
+    entry: RegistrationEntry
+    concessionaire_id: str = Field(description="The concessionaire the player registered through.")
+    table_id: str | None
+    seat: int | None
+    chips: int | None
+    position: int | None = Field(None, description="Ranked players only (P-2).")
+    prize_cents: int | None = Field(None, description="Ranked players only.")
+
+
+class TicketOut(BaseModel):
+    """A ticket that registers its holder for free (P-3.4, P-10.12)."""
+
+    code: str
+    currency: str
+    prize_part_cents: int
+    fee_cents: int
+    tournament_kind: str
+    issued_reason: str
+    issued_at: str
+    source_tournament_id: str
+    target_tournament_id: str | None = Field(description="A satellite's seat: the only tournament it enters.")
+    used_by_tournament_id: str | None
+
+
+class LobbyEntryOut(BaseModel):
+    """An entry of the lobby's schedule (issue 17)."""
+
+    key: str
+    concessionaire_id: str | None
+    body: dict[str, Any] = Field(description="The creation body of the tournaments it opens.")
+    every_minutes: int | None = Field(description="A scheduled tournament every so many minutes; null: a sit'n'go.")
+    enabled: bool
+    created_by: str | None = Field(description="Null for the settings' entries.")
+    created_at: str | None
+    disabled_at: str | None
+    source: Literal["settings", "console"]
