@@ -71,7 +71,11 @@ def test_a_table_opens_with_the_services_timers_and_every_command_goes_to_its_ta
     )
     assert key == bus_table.command_routing_key(sent, "t.1.1", 4)
     start = bus_table.StartHand(table_id="t.1.1", hand_no=1, level=bus_table.Level(small_blind=10, big_blind=20))
-    assert table_command(start, TableTimers(15, 90), shards=4) == (start, key.replace("table.open", "table.next_hand"))
+    assert table_command(start, TableTimers(15, 90), shards=4) == (
+        start,
+        bus_table.command_routing_key(start, "t.1.1", 4),
+    )
+    assert key.startswith(bus_table.shard_queue(bus_table.shard_for("t.1.1", 4)))
 
 
 def test_shown_hands_categories_are_read_from_their_bus_names() -> None:

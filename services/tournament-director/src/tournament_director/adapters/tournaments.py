@@ -73,7 +73,7 @@ class Registration:
     tournament_id: str
     player_id: str
     concessionaire_id: str
-    #: buy_in, ticket or freeroll.
+    #: How the player entered: one of `platform_kit.events.tournament.RegistrationEntry` (stored as its word).
     entry: str
     ticket_code: str | None
     status: RegistrationStatus
