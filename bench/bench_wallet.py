@@ -50,9 +50,9 @@ from platform_runner import serving
 from sqlalchemy import event
 from wallet.api.schemas import OperationOut
 from wallet.app import create_app
+from wallet.bootstrap import Services
 from wallet.domain.idempotency import fingerprint
 from wallet.domain.operations import OperationKind
-from wallet.service.wallet import Wallet
 from wallet.settings import Settings
 
 PAIRS = 200
@@ -122,7 +122,7 @@ async def drive(call: Call, seconds: float, concurrency: int) -> tuple[int, floa
 
 
 # -- the in-process layer -------------------------------------------------------------------------------------
-async def command(wallet: Wallet, scope: str, path: str, body: dict[str, Any], act: Any) -> None:
+async def command(wallet: Services, scope: str, path: str, body: dict[str, Any], act: Any) -> None:
     async def run(session: Any) -> dict[str, Any]:
         return OperationOut.of(await act(session)).model_dump(mode="json")
 
@@ -130,7 +130,7 @@ async def command(wallet: Wallet, scope: str, path: str, body: dict[str, Any], a
     assert outcome.status == 201, outcome.body
 
 
-def ledger_deposit(wallet: Wallet, pairs: int) -> Call:
+def ledger_deposit(wallet: Services, pairs: int) -> Call:
     async def call(rng: random.Random) -> None:
         n = rng.randrange(pairs)
         body = {"currency": "EUR", "amount": 1}
@@ -143,7 +143,7 @@ def ledger_deposit(wallet: Wallet, pairs: int) -> Call:
     return call
 
 
-def ledger_buy_in(wallet: Wallet) -> Call:
+def ledger_buy_in(wallet: Services) -> Call:
     async def call(rng: random.Random) -> None:
         player = f"p{rng.randrange(PAIRS)}"
         body = {"kind": "buy_in", "player_id": player, "currency": "EUR", "prize_part": 90, "fee": 10}
@@ -227,7 +227,7 @@ async def serve(url: str) -> tuple[subprocess.Popen[bytes], httpx.AsyncClient]:
 
 
 # -- the run ----------------------------------------------------------------------------------------------------
-async def prepare(wallet: Wallet) -> None:
+async def prepare(wallet: Services) -> None:
     """200 players, each of its own concessionaire, funded for every buy-in the run can make."""
     for n in range(PAIRS):
         async with wallet.runtime.db.transaction() as session:
@@ -265,7 +265,7 @@ async def measure(url: str, seconds: float, concurrency: int, layers: list[str])
     settings = Settings(database_url=url, reconciliation_interval_seconds=3600.0)
     app = create_app(settings, bus=InMemoryBus())
     async with app.router.lifespan_context(app):
-        wallet: Wallet = app.state.wallet
+        wallet: Services = app.state.services
         await prepare(wallet)
         if "ledger" in layers:
             trips = RoundTrips(wallet.runtime.db.engine.sync_engine)

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from wallet.api.context import MOUNT, Acting, Internal, PageDep, WalletDep
+from wallet.api.context import MOUNT, Acting, Internal, PageDep, ServicesDep
 from wallet.api.schemas import (
     AccountOut,
     BonusPrizesIn,
@@ -52,33 +52,33 @@ async def open_player_account(player_id: str, body: OpenAccountIn, command: Inte
     """Register the player with its concessionaire (once, for good) and open its account in `currency`."""
 
     async def act(session: AsyncSession) -> AccountOut:
-        account, _ = await command.wallet.money.open_player_account(
+        account, _ = await command.services.money.open_player_account(
             session, player_id, body.concessionaire_id, body.currency
         )
-        return AccountOut.of(await command.wallet.queries.account(session, account.id))
+        return AccountOut.of(await command.services.queries.account(session, account.id))
 
     return await command.run(body, act)
 
 
 @router.get("/players/{player_id}/accounts", tags=["accounts"], response_model=PlayerAccountsOut)
-async def player_accounts(player_id: str, wallet: WalletDep, acting: Acting) -> PlayerAccountsOut:
-    async with wallet.runtime.db.sessions() as session:
-        concessionaire, states = await wallet.queries.player_accounts(session, player_id, acting)
+async def player_accounts(player_id: str, services: ServicesDep, acting: Acting) -> PlayerAccountsOut:
+    async with services.runtime.db.sessions() as session:
+        concessionaire, states = await services.queries.player_accounts(session, player_id, acting)
     return PlayerAccountsOut(
         player_id=player_id, concessionaire_id=concessionaire, accounts=[AccountOut.of(s) for s in states]
     )
 
 
 @router.get("/accounts/{account_id}", tags=["accounts"], response_model=AccountOut)
-async def account(account_id: int, wallet: WalletDep) -> AccountOut:
-    async with wallet.runtime.db.sessions() as session:
-        return AccountOut.of(await wallet.queries.account(session, account_id))
+async def account(account_id: int, services: ServicesDep) -> AccountOut:
+    async with services.runtime.db.sessions() as session:
+        return AccountOut.of(await services.queries.account(session, account_id))
 
 
 @router.get("/accounts/{account_id}/statement", tags=["statements"], response_model=StatementOut)
-async def account_statement(account_id: int, wallet: WalletDep, page: PageDep) -> StatementOut:
-    async with wallet.runtime.db.sessions() as session:
-        found = await wallet.queries.account_statement(
+async def account_statement(account_id: int, services: ServicesDep, page: PageDep) -> StatementOut:
+    async with services.runtime.db.sessions() as session:
+        found = await services.queries.account_statement(
             session, account_id, filters=page.filters, cursor=page.cursor, limit=page.limit
         )
     return StatementOut.of(found)
@@ -96,7 +96,7 @@ async def paid_entry(tournament_id: str, body: EntryIn, command: Internal) -> JS
     margin (less `jackpot_contribution`, to its jackpot fund, P-8.6); the price is recorded as tax base (P-8.7)."""
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.paid_entry(
+        lambda session: command.services.money.paid_entry(
             session,
             OperationKind(body.kind),
             tournament_id=tournament_id,
@@ -115,7 +115,7 @@ async def satellite_entry(tournament_id: str, body: SatelliteEntryIn, command: I
     """P-3.4: a qualified player's entry, paid from the satellite's escrow, counted as a paid buy-in."""
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.satellite_entry(
+        lambda session: command.services.money.satellite_entry(
             session,
             tournament_id=tournament_id,
             satellite_id=body.satellite_tournament_id,
@@ -134,7 +134,7 @@ async def sponsored_entry(tournament_id: str, body: SponsoredEntryIn, command: I
     (`amount` + `fee`) is recorded as tax base (P-8.7)."""
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.sponsored_entry(
+        lambda session: command.services.money.sponsored_entry(
             session,
             tournament_id=tournament_id,
             player_id=body.player_id,
@@ -154,7 +154,7 @@ async def overlay(tournament_id: str, body: OverlayIn, command: Internal) -> JSO
 
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.overlay(
+        lambda session: command.services.money.overlay(
             session,
             kind,
             tournament_id=tournament_id,
@@ -172,7 +172,7 @@ async def prize_payouts(tournament_id: str, body: PayoutsIn, command: Internal) 
     payouts = [(p.player_id, p.amount) for p in body.payouts]
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.prize_payouts(
+        lambda session: command.services.money.prize_payouts(
             session, tournament_id=tournament_id, currency=body.currency, payouts=payouts
         ),
     )
@@ -185,7 +185,7 @@ async def bonus_prizes(tournament_id: str, body: BonusPrizesIn, command: Interna
     prizes = [(p.player_id, p.amount) for p in body.prizes]
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.bonus_prizes(
+        lambda session: command.services.money.bonus_prizes(
             session,
             tournament_id=tournament_id,
             concessionaire_id=body.concessionaire_id,
@@ -202,7 +202,7 @@ async def refunds(tournament_id: str, body: RefundsIn, command: Internal) -> JSO
     items = [(r.player_id, r.prize_part, r.fee) for r in body.refunds]
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.refunds(
+        lambda session: command.services.money.refunds(
             session, tournament_id=tournament_id, currency=body.currency, items=items
         ),
     )
@@ -213,7 +213,7 @@ async def tax_accrual(tournament_id: str, body: TaxAccrualIn, command: Internal)
     """P-8.7: set the tax due on the tournament's base aside, from the concessionaire's margin."""
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.tax_accrual(
+        lambda session: command.services.money.tax_accrual(
             session,
             concessionaire_id=body.concessionaire_id,
             tournament_id=tournament_id,
@@ -224,10 +224,10 @@ async def tax_accrual(tournament_id: str, body: TaxAccrualIn, command: Internal)
 
 
 @router.get("/tournaments/{tournament_id}", tags=["tournaments"], response_model=TournamentLedgerOut)
-async def tournament_ledger(tournament_id: str, wallet: WalletDep) -> TournamentLedgerOut:
+async def tournament_ledger(tournament_id: str, services: ServicesDep) -> TournamentLedgerOut:
     """The tournament's escrow (its prize pool) and its tax base per concessionaire (P-8.2, P-8.7)."""
-    async with wallet.runtime.db.sessions() as session:
-        escrow, base = await wallet.queries.tournament(session, tournament_id)
+    async with services.runtime.db.sessions() as session:
+        escrow, base = await services.queries.tournament(session, tournament_id)
     return TournamentLedgerOut(
         tournament_id=tournament_id,
         escrow=None if escrow is None else AccountOut.of(escrow),
@@ -240,7 +240,7 @@ async def jackpot_award(concessionaire_id: str, body: JackpotAwardIn, command: I
     """P-8.6: pay a progressive jackpot from the concessionaire's jackpot fund."""
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.jackpot_award(
+        lambda session: command.services.money.jackpot_award(
             session,
             concessionaire_id=concessionaire_id,
             player_id=body.player_id,
@@ -255,7 +255,7 @@ async def jackpot_award(concessionaire_id: str, body: JackpotAwardIn, command: I
 async def stake(draw_id: str, body: StakeIn, command: Internal) -> JSONResponse:
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.stake(
+        lambda session: command.services.money.stake(
             session,
             draw_id=draw_id,
             player_id=body.player_id,
@@ -283,7 +283,7 @@ async def _draw_payments(kind: OperationKind, draw_id: str, body: DrawPaymentsIn
     payments = [(p.player_id, p.amount) for p in body.payments]
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.draw_payments(
+        lambda session: command.services.money.draw_payments(
             session, kind, draw_id=draw_id, currency=body.currency, payments=payments
         ),
     )
@@ -295,16 +295,16 @@ async def organizer_transfer(draw_id: str, body: OrganizerTransferIn, command: I
     remainder (T-6.3), jackpot carry and release (T-3.2, T-4)."""
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.organizer_transfer(
+        lambda session: command.services.money.organizer_transfer(
             session, OperationKind(body.kind), draw_id=draw_id, currency=body.currency, amount=body.amount
         ),
     )
 
 
 @router.get("/draws/{draw_id}", tags=["totalizator"], response_model=DrawPoolsOut)
-async def draw_pools(draw_id: str, wallet: WalletDep) -> DrawPoolsOut:
-    async with wallet.runtime.db.sessions() as session:
-        pools = await wallet.queries.draw_pools(session, draw_id)
+async def draw_pools(draw_id: str, services: ServicesDep) -> DrawPoolsOut:
+    async with services.runtime.db.sessions() as session:
+        pools = await services.queries.draw_pools(session, draw_id)
     return DrawPoolsOut(draw_id=draw_id, pools=[AccountOut.of(pool) for pool in pools])
 
 
@@ -315,8 +315,8 @@ async def create_hold(body: HoldIn, command: Internal) -> JSONResponse:
     Unresolved at `ttl_seconds` (default: the service setting) it expires and is released."""
 
     async def act(session: AsyncSession) -> HoldOut:
-        ttl = command.wallet.default_hold_ttl if body.ttl_seconds is None else timedelta(seconds=body.ttl_seconds)
-        hold = await command.wallet.holds.create(
+        ttl = command.services.default_hold_ttl if body.ttl_seconds is None else timedelta(seconds=body.ttl_seconds)
+        hold = await command.services.holds.create(
             session,
             player_id=body.player_id,
             currency=body.currency,
@@ -338,7 +338,7 @@ async def post_hold(hold_id: int, command: Internal, body: HoldPostIn | None = N
     request = body or HoldPostIn()  # no body and `{}` are the same request
 
     async def act(session: AsyncSession) -> HoldOut:
-        hold, _ = await command.wallet.holds.post(session, hold_id, request.amount, command.acting)
+        hold, _ = await command.services.holds.post(session, hold_id, request.amount, command.acting)
         return HoldOut.of(hold)
 
     return await command.run(request, act, status=200)
@@ -347,35 +347,35 @@ async def post_hold(hold_id: int, command: Internal, body: HoldPostIn | None = N
 @router.post("/holds/{hold_id}/void", tags=["holds"], response_model=HoldOut, status_code=200)
 async def void_hold(hold_id: int, command: Internal) -> JSONResponse:
     async def act(session: AsyncSession) -> HoldOut:
-        return HoldOut.of(await command.wallet.holds.void(session, hold_id, command.acting))
+        return HoldOut.of(await command.services.holds.void(session, hold_id, command.acting))
 
     return await command.run(None, act, status=200)
 
 
 @router.get("/holds/{hold_id}", tags=["holds"], response_model=HoldOut)
-async def get_hold(hold_id: int, wallet: WalletDep, acting: Acting) -> HoldOut:
-    async with wallet.runtime.db.sessions() as session:
-        return HoldOut.of(await wallet.holds.get(session, hold_id, acting))
+async def get_hold(hold_id: int, services: ServicesDep, acting: Acting) -> HoldOut:
+    async with services.runtime.db.sessions() as session:
+        return HoldOut.of(await services.holds.get(session, hold_id, acting))
 
 
 # -- operations and reconciliation --------------------------------------------------------------------------
 @router.get("/operations/{operation_id}", tags=["operations"], response_model=OperationOut)
-async def operation(operation_id: int, wallet: WalletDep, acting: Acting) -> OperationOut:
-    async with wallet.runtime.db.sessions() as session:
-        return OperationOut.of(await wallet.queries.operation(session, operation_id, acting))
+async def operation(operation_id: int, services: ServicesDep, acting: Acting) -> OperationOut:
+    async with services.runtime.db.sessions() as session:
+        return OperationOut.of(await services.queries.operation(session, operation_id, acting))
 
 
 @router.post("/operations/{operation_id}/reversal", tags=["operations"], **OPERATION)
 async def reverse(operation_id: int, body: ReversalIn, command: Internal) -> JSONResponse:
     """Correct an operation by posting its mirror image (the ledger is append-only). Once per operation."""
     return await command.post_operation(
-        body, lambda session: command.wallet.money.reverse(session, operation_id, body.reason, command.acting)
+        body, lambda session: command.services.money.reverse(session, operation_id, body.reason, command.acting)
     )
 
 
 @router.get("/reconciliation", tags=["operations"], response_model=ReconciliationOut)
 async def reconciliation(
-    wallet: WalletDep,
+    services: ServicesDep,
     concessionaire_id: Annotated[
         str | None,
         Query(
@@ -387,5 +387,5 @@ async def reconciliation(
 ) -> ReconciliationOut:
     """Per currency: all balances sum to zero, every balance equals its entries, every held amount its holds."""
     if concessionaire_id is None:
-        return ReconciliationOut.of(await wallet.reconciler.check())
-    return ReconciliationOut.of(await wallet.reconciler.check_concessionaire(concessionaire_id))
+        return ReconciliationOut.of(await services.reconciler.check())
+    return ReconciliationOut.of(await services.reconciler.check_concessionaire(concessionaire_id))

@@ -16,7 +16,7 @@ from wallet.domain.accounts import AccountKey
 from wallet.domain.errors import ForbiddenConcessionaire
 from wallet.domain.ledger import account_changes
 from wallet.domain.operations import Operation
-from wallet.service import settlement
+from wallet.service import balance_updates
 
 
 class Ledger:
@@ -52,10 +52,10 @@ class Ledger:
         resolved = await self.accounts(session, operation.accounts, acting)
         posted = await ledger.insert_operation(session, operation, resolved, self.now())
         await self.outbox.add(session, operation_posted(posted), occurred_at=posted.created_at)
-        # Balances last (or at the end of the transaction, see settlement): the busiest rows are locked for
+        # Balances last (or at the end of the transaction, see balance_updates): the busiest rows are locked for
         # the shortest time before the commit.
         changes = account_changes(operation.legs, released or {})
-        await settlement.change(session, {resolved[key].id: change for key, change in changes.items()})
+        await balance_updates.change(session, {resolved[key].id: change for key, change in changes.items()})
         return posted
 
 
