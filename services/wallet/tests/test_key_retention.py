@@ -127,7 +127,7 @@ async def test_a_claim_in_progress_is_neither_purged_nor_waited_for(postgres_url
             clock.advance(RETENTION + timedelta(hours=1))
             # The purge runs beside the open transaction: it does not see the claim and does not wait for it.
             assert await asyncio.wait_for(wallet.key_retention.purge_expired(), timeout=10) == 0
-            await idempotency.complete(session, PARTNER, "in-progress", 201, {"answer": 1})
+            await session.execute(idempotency.ANSWER, idempotency.answer(PARTNER, "in-progress", 201, {"answer": 1}))
         assert await stored_keys(wallet) == {"in-progress"}
 
 

@@ -78,7 +78,7 @@ class Holds:
             expires_at=now + ttl,
         )
         await balance_updates.change(session, {resolved[source].id: AccountChange(held=amount)})
-        await self.ledger.outbox.add(
+        await self.ledger.emit(
             session,
             HoldCreated(
                 hold_id=row.id,
@@ -106,7 +106,7 @@ class Holds:
         row = await self._resolve(
             session, hold_id, HoldStatus.POSTED, posted_amount=posted_amount, operation_id=posted.id
         )
-        await self.ledger.outbox.add(
+        await self.ledger.emit(
             session,
             HoldPosted(
                 hold_id=hold_id,
@@ -123,7 +123,7 @@ class Holds:
         now = self.ledger.now()
         await balance_updates.change(session, {hold.account.id: AccountChange(held=-hold.row.amount)})
         row = await self._resolve(session, hold_id, HoldStatus.VOIDED)
-        await self.ledger.outbox.add(session, HoldVoided(hold_id=hold_id, released=hold.row.amount), occurred_at=now)
+        await self.ledger.emit(session, HoldVoided(hold_id=hold_id, released=hold.row.amount), occurred_at=now)
         return Hold(row, hold.account, hold.destination)
 
     async def get(self, session: AsyncSession, hold_id: int, acting: str | None) -> Hold:
@@ -141,9 +141,7 @@ class Holds:
                 for row in due:
                     await balance_updates.change(session, {row.account_id: AccountChange(held=-row.amount)})
                     await rows.resolve_hold(session, row.id, HoldStatus.EXPIRED, now)
-                    await self.ledger.outbox.add(
-                        session, HoldExpired(hold_id=row.id, released=row.amount), occurred_at=now
-                    )
+                    await self.ledger.emit(session, HoldExpired(hold_id=row.id, released=row.amount), occurred_at=now)
                 await balance_updates.settle(session)
             expired += len(due)
             if len(due) < SWEEP_BATCH:

@@ -2,7 +2,7 @@
 
 The key is claimed, the command executed and its response stored in ONE transaction: after a crash either
 all three happened or none did, and a retry executes the command afresh. The command's balance changes are
-applied last, after its answer is stored (service/balance_updates.py). A refusal (insufficient funds …) is
+applied last, in the statement that stores its answer and writes its events (service/balance_updates.py). A refusal (insufficient funds …) is
 the command's answer too: its effects are rolled back, then the refusal is stored under the key in a
 second transaction, so the same key keeps getting it (as Stripe and TigerBeetle do) even if the money
 arrives later. A new attempt takes a new key.
@@ -61,9 +61,9 @@ class IdempotentExecutor:
                     return await self._replay(session, scope, key, fingerprint)
                 balance_updates.defer(session)
                 body = await command(session)
-                await idempotency.complete(session, scope, key, status, body)
-                # The balances last: the rows the command changes stay locked only for this and the commit.
-                await balance_updates.settle(session)
+                # The balances last, with the answer and the events: the rows the command changes stay locked
+                # only for this statement and the commit.
+                await balance_updates.settle(session, idempotency.answer(scope, key, status, body))
             self.outcomes.labels("executed").inc()
             return Outcome(status, body, replayed=False)
         except Refusal as refusal:
