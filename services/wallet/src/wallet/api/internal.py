@@ -7,35 +7,25 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
+from platform_kit import wallet_operations as wo
 from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from wallet.api.context import MOUNT, Acting, Internal, PageDep, ServicesDep
+from wallet.api.context import MOUNT, Acting, CommandContext, Internal, PageDep, ServicesDep
+from wallet.api.operations import Posted, operation_routes
 from wallet.api.schemas import (
     AccountOut,
-    BonusPrizesIn,
     CurrencyOut,
-    DrawPaymentsIn,
     DrawPoolsOut,
-    EntryIn,
     HoldIn,
     HoldOut,
     HoldPostIn,
-    JackpotAwardIn,
     OpenAccountIn,
     OperationOut,
-    OrganizerTransferIn,
-    OverlayIn,
-    PayoutsIn,
     PlayerAccountsOut,
     ReconciliationOut,
-    RefundsIn,
     ReversalIn,
-    SatelliteEntryIn,
-    SponsoredEntryIn,
-    StakeIn,
     StatementOut,
-    TaxAccrualIn,
     TaxBaseOut,
     TournamentLedgerOut,
 )
@@ -44,6 +34,7 @@ from wallet.domain.operations import OperationKind
 
 router = APIRouter(prefix=f"{MOUNT}/v1", dependencies=[Depends(require_internal_token)])
 OPERATION: dict[str, Any] = {"response_model": OperationOut, "status_code": 201}
+posts = operation_routes(router)
 
 
 # -- accounts -------------------------------------------------------------------------------------------------
@@ -90,136 +81,109 @@ async def currencies() -> list[CurrencyOut]:
 
 
 # -- tournaments ----------------------------------------------------------------------------------------------
-@router.post("/tournaments/{tournament_id}/entries", tags=["tournaments"], **OPERATION)
-async def paid_entry(tournament_id: str, body: EntryIn, command: Internal) -> JSONResponse:
-    """Buy-in, rebuy or add-on (P-8.1, P-4.4): prize part to the escrow, fee to the player's concessionaire's
-    margin (less `jackpot_contribution`, to its jackpot fund, P-8.6); the price is recorded as tax base (P-8.7)."""
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.paid_entry(
-            session,
-            OperationKind(body.kind),
-            tournament_id=tournament_id,
-            player_id=body.player_id,
-            currency=body.currency,
-            prize_part=body.prize_part,
-            fee=body.fee,
-            jackpot_contribution=body.jackpot_contribution,
-            acting=command.acting,
-        ),
+@posts(wo.PAID_ENTRY)
+async def paid_entry(command: CommandContext, session: AsyncSession, body: wo.EntryIn, tournament_id: str) -> Posted:
+    return await command.services.money.paid_entry(
+        session,
+        OperationKind(body.kind),
+        tournament_id=tournament_id,
+        player_id=body.player_id,
+        currency=body.currency,
+        prize_part=body.prize_part,
+        fee=body.fee,
+        jackpot_contribution=body.jackpot_contribution,
+        acting=command.acting,
     )
 
 
-@router.post("/tournaments/{tournament_id}/satellite-entries", tags=["tournaments"], **OPERATION)
-async def satellite_entry(tournament_id: str, body: SatelliteEntryIn, command: Internal) -> JSONResponse:
-    """P-3.4: a qualified player's entry, paid from the satellite's escrow, counted as a paid buy-in."""
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.satellite_entry(
-            session,
-            tournament_id=tournament_id,
-            satellite_id=body.satellite_tournament_id,
-            player_id=body.player_id,
-            currency=body.currency,
-            prize_part=body.prize_part,
-            fee=body.fee,
-            acting=command.acting,
-        ),
+@posts(wo.SATELLITE_ENTRY)
+async def satellite_entry(
+    command: CommandContext, session: AsyncSession, body: wo.SatelliteEntryIn, tournament_id: str
+) -> Posted:
+    return await command.services.money.satellite_entry(
+        session,
+        tournament_id=tournament_id,
+        satellite_id=body.satellite_tournament_id,
+        player_id=body.player_id,
+        currency=body.currency,
+        prize_part=body.prize_part,
+        fee=body.fee,
+        acting=command.acting,
     )
 
 
-@router.post("/tournaments/{tournament_id}/sponsored-entries", tags=["tournaments"], **OPERATION)
-async def sponsored_entry(tournament_id: str, body: SponsoredEntryIn, command: Internal) -> JSONResponse:
-    """P-9.2: the concessionaire buys a freeroll player's entry from its sponsorship account; the whole entry
-    (`amount` + `fee`) is recorded as tax base (P-8.7)."""
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.sponsored_entry(
-            session,
-            tournament_id=tournament_id,
-            player_id=body.player_id,
-            concessionaire_id=body.concessionaire_id,
-            currency=body.currency,
-            amount=body.amount,
-            fee=body.fee,
-            acting=command.acting,
-        ),
+@posts(wo.SPONSORED_ENTRY)
+async def sponsored_entry(
+    command: CommandContext, session: AsyncSession, body: wo.SponsoredEntryIn, tournament_id: str
+) -> Posted:
+    return await command.services.money.sponsored_entry(
+        session,
+        tournament_id=tournament_id,
+        player_id=body.player_id,
+        concessionaire_id=body.concessionaire_id,
+        currency=body.currency,
+        amount=body.amount,
+        fee=body.fee,
+        acting=command.acting,
     )
 
 
-@router.post("/tournaments/{tournament_id}/overlays", tags=["tournaments"], **OPERATION)
-async def overlay(tournament_id: str, body: OverlayIn, command: Internal) -> JSONResponse:
-    """P-8.3 guarantee overlay or P-10.11 cancellation overlay, from the concessionaire's sponsorship account."""
+@posts(wo.OVERLAY)
+async def overlay(command: CommandContext, session: AsyncSession, body: wo.OverlayIn, tournament_id: str) -> Posted:
     kind = OperationKind.GUARANTEE_OVERLAY if body.cause == "guarantee" else OperationKind.CANCELLATION_OVERLAY
-
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.overlay(
-            session,
-            kind,
-            tournament_id=tournament_id,
-            concessionaire_id=body.concessionaire_id,
-            currency=body.currency,
-            amount=body.amount,
-            acting=command.acting,
-        ),
+    return await command.services.money.overlay(
+        session,
+        kind,
+        tournament_id=tournament_id,
+        concessionaire_id=body.concessionaire_id,
+        currency=body.currency,
+        amount=body.amount,
+        acting=command.acting,
     )
 
 
-@router.post("/tournaments/{tournament_id}/payouts", tags=["tournaments"], **OPERATION)
-async def prize_payouts(tournament_id: str, body: PayoutsIn, command: Internal) -> JSONResponse:
-    """Prizes (P-8.4, P-8.5) from the escrow, all in one operation; refused if the escrow cannot cover them."""
+@posts(wo.PRIZE_PAYOUTS)
+async def prize_payouts(
+    command: CommandContext, session: AsyncSession, body: wo.PayoutsIn, tournament_id: str
+) -> Posted:
     payouts = [(p.player_id, p.amount) for p in body.payouts]
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.prize_payouts(
-            session, tournament_id=tournament_id, currency=body.currency, payouts=payouts
-        ),
+    return await command.services.money.prize_payouts(
+        session, tournament_id=tournament_id, currency=body.currency, payouts=payouts
     )
 
 
-@router.post("/tournaments/{tournament_id}/bonus-prizes", tags=["tournaments"], **OPERATION)
-async def bonus_prizes(tournament_id: str, body: BonusPrizesIn, command: Internal) -> JSONResponse:
-    """P-9.3: a bonus freeroll's prizes (P-9.1: offered by the concessionaire), all in one operation, from its
-    sponsorship account to each winner's bonus account (not withdrawable, no tax base); one prize per player."""
-    prizes = [(p.player_id, p.amount) for p in body.prizes]
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.bonus_prizes(
-            session,
-            tournament_id=tournament_id,
-            concessionaire_id=body.concessionaire_id,
-            currency=body.currency,
-            prizes=prizes,
-            acting=command.acting,
-        ),
+@posts(wo.BONUS_PRIZES)
+async def bonus_prizes(
+    command: CommandContext, session: AsyncSession, body: wo.BonusPrizesIn, tournament_id: str
+) -> Posted:
+    return await command.services.money.bonus_prizes(
+        session,
+        tournament_id=tournament_id,
+        concessionaire_id=body.concessionaire_id,
+        currency=body.currency,
+        prizes=[(p.player_id, p.amount) for p in body.prizes],
+        acting=command.acting,
     )
 
 
-@router.post("/tournaments/{tournament_id}/refunds", tags=["tournaments"], **OPERATION)
-async def refunds(tournament_id: str, body: RefundsIn, command: Internal) -> JSONResponse:
-    """P-10.10: the full price back, prize part from the escrow and fee from the concessionaire's margin."""
+@posts(wo.REFUNDS)
+async def refunds(command: CommandContext, session: AsyncSession, body: wo.RefundsIn, tournament_id: str) -> Posted:
     items = [(r.player_id, r.prize_part, r.fee) for r in body.refunds]
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.refunds(
-            session, tournament_id=tournament_id, currency=body.currency, items=items
-        ),
+    return await command.services.money.refunds(
+        session, tournament_id=tournament_id, currency=body.currency, items=items
     )
 
 
-@router.post("/tournaments/{tournament_id}/tax-accruals", tags=["tournaments"], **OPERATION)
-async def tax_accrual(tournament_id: str, body: TaxAccrualIn, command: Internal) -> JSONResponse:
-    """P-8.7: set the tax due on the tournament's base aside, from the concessionaire's margin."""
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.tax_accrual(
-            session,
-            concessionaire_id=body.concessionaire_id,
-            tournament_id=tournament_id,
-            currency=body.currency,
-            amount=body.amount,
-        ),
+@posts(wo.TAX_ACCRUAL)
+async def tax_accrual(
+    command: CommandContext, session: AsyncSession, body: wo.TaxAccrualIn, tournament_id: str
+) -> Posted:
+    return await command.services.money.tax_accrual(
+        session,
+        concessionaire_id=body.concessionaire_id,
+        tournament_id=tournament_id,
+        currency=body.currency,
+        amount=body.amount,
     )
 
 
@@ -235,69 +199,58 @@ async def tournament_ledger(tournament_id: str, services: ServicesDep) -> Tourna
     )
 
 
-@router.post("/jackpots/{concessionaire_id}/awards", tags=["tournaments"], **OPERATION)
-async def jackpot_award(concessionaire_id: str, body: JackpotAwardIn, command: Internal) -> JSONResponse:
-    """P-8.6: pay a progressive jackpot from the concessionaire's jackpot fund."""
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.jackpot_award(
-            session,
-            concessionaire_id=concessionaire_id,
-            player_id=body.player_id,
-            currency=body.currency,
-            amount=body.amount,
-        ),
+@posts(wo.JACKPOT_AWARD)
+async def jackpot_award(
+    command: CommandContext, session: AsyncSession, body: wo.JackpotAwardIn, concessionaire_id: str
+) -> Posted:
+    return await command.services.money.jackpot_award(
+        session,
+        concessionaire_id=concessionaire_id,
+        player_id=body.player_id,
+        currency=body.currency,
+        amount=body.amount,
     )
 
 
 # -- totalizator ----------------------------------------------------------------------------------------------
-@router.post("/draws/{draw_id}/stakes", tags=["totalizator"], **OPERATION)
-async def stake(draw_id: str, body: StakeIn, command: Internal) -> JSONResponse:
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.stake(
-            session,
-            draw_id=draw_id,
-            player_id=body.player_id,
-            currency=body.currency,
-            amount=body.amount,
-            coupon_id=body.coupon_id,
-            acting=command.acting,
-        ),
+@posts(wo.STAKE)
+async def stake(command: CommandContext, session: AsyncSession, body: wo.StakeIn, draw_id: str) -> Posted:
+    return await command.services.money.stake(
+        session,
+        draw_id=draw_id,
+        player_id=body.player_id,
+        currency=body.currency,
+        amount=body.amount,
+        coupon_id=body.coupon_id,
+        acting=command.acting,
     )
 
 
-@router.post("/draws/{draw_id}/payouts", tags=["totalizator"], **OPERATION)
-async def draw_payouts(draw_id: str, body: DrawPaymentsIn, command: Internal) -> JSONResponse:
-    """T-6: winning coupons' payouts from the draw's pool in their currency."""
-    return await _draw_payments(OperationKind.DRAW_PAYOUT, draw_id, body, command)
+@posts(wo.DRAW_PAYOUTS)
+async def draw_payouts(command: CommandContext, session: AsyncSession, body: wo.DrawPaymentsIn, draw_id: str) -> Posted:
+    return await _draw_payments(OperationKind.DRAW_PAYOUT, command, session, body, draw_id)
 
 
-@router.post("/draws/{draw_id}/refunds", tags=["totalizator"], **OPERATION)
-async def draw_refunds(draw_id: str, body: DrawPaymentsIn, command: Internal) -> JSONResponse:
-    """T-5.5: stakes back from the draw's pool."""
-    return await _draw_payments(OperationKind.DRAW_REFUND, draw_id, body, command)
+@posts(wo.DRAW_REFUNDS)
+async def draw_refunds(command: CommandContext, session: AsyncSession, body: wo.DrawPaymentsIn, draw_id: str) -> Posted:
+    return await _draw_payments(OperationKind.DRAW_REFUND, command, session, body, draw_id)
 
 
-async def _draw_payments(kind: OperationKind, draw_id: str, body: DrawPaymentsIn, command: Internal) -> JSONResponse:
+async def _draw_payments(
+    kind: OperationKind, command: CommandContext, session: AsyncSession, body: wo.DrawPaymentsIn, draw_id: str
+) -> Posted:
     payments = [(p.player_id, p.amount) for p in body.payments]
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.draw_payments(
-            session, kind, draw_id=draw_id, currency=body.currency, payments=payments
-        ),
+    return await command.services.money.draw_payments(
+        session, kind, draw_id=draw_id, currency=body.currency, payments=payments
     )
 
 
-@router.post("/draws/{draw_id}/organizer-transfers", tags=["totalizator"], **OPERATION)
-async def organizer_transfer(draw_id: str, body: OrganizerTransferIn, command: Internal) -> JSONResponse:
-    """Between the draw's pool and the network: organizer share (T-1.1), top-up (T-6.2, T-4.4), rounding
-    remainder (T-6.3), jackpot carry and release (T-3.2, T-4)."""
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.organizer_transfer(
-            session, OperationKind(body.kind), draw_id=draw_id, currency=body.currency, amount=body.amount
-        ),
+@posts(wo.ORGANIZER_TRANSFER)
+async def organizer_transfer(
+    command: CommandContext, session: AsyncSession, body: wo.OrganizerTransferIn, draw_id: str
+) -> Posted:
+    return await command.services.money.organizer_transfer(
+        session, OperationKind(body.kind), draw_id=draw_id, currency=body.currency, amount=body.amount
     )
 
 
