@@ -1,4 +1,4 @@
-"""Wallet transfers per second on PostgreSQL, with latency percentiles.
+"""Wallet transfers per second on PostgreSQL (or SQLite standalone, `--database sqlite`), with latency percentiles.
 
 Each operation is one idempotent command, exactly as the API runs it: key claimed, operation and transfers
 appended, balances updated under the no-overdraft rule, event written to the outbox, answer stored — one
@@ -24,6 +24,7 @@ transactions through asyncpg (no SQLAlchemy, no wallet) on one row — the singl
 rows picked at random: the ceilings the wallet's figures are to be read against.
 
     uv run python bench/bench_wallet.py [--seconds 4] [--concurrency 16] [--layers ledger,http]
+        [--database postgres|sqlite]
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -50,9 +52,9 @@ from platform_runner import serving
 from sqlalchemy import event
 from wallet.api.schemas import OperationOut
 from wallet.app import create_app
+from wallet.bootstrap import Services
 from wallet.domain.idempotency import fingerprint
 from wallet.domain.operations import OperationKind
-from wallet.service.wallet import Wallet
 from wallet.settings import Settings
 
 PAIRS = 200
@@ -122,7 +124,7 @@ async def drive(call: Call, seconds: float, concurrency: int) -> tuple[int, floa
 
 
 # -- the in-process layer -------------------------------------------------------------------------------------
-async def command(wallet: Wallet, scope: str, path: str, body: dict[str, Any], act: Any) -> None:
+async def command(wallet: Services, scope: str, path: str, body: dict[str, Any], act: Any) -> None:
     async def run(session: Any) -> dict[str, Any]:
         return OperationOut.of(await act(session)).model_dump(mode="json")
 
@@ -130,7 +132,7 @@ async def command(wallet: Wallet, scope: str, path: str, body: dict[str, Any], a
     assert outcome.status == 201, outcome.body
 
 
-def ledger_deposit(wallet: Wallet, pairs: int) -> Call:
+def ledger_deposit(wallet: Services, pairs: int) -> Call:
     async def call(rng: random.Random) -> None:
         n = rng.randrange(pairs)
         body = {"currency": "EUR", "amount": 1}
@@ -143,7 +145,7 @@ def ledger_deposit(wallet: Wallet, pairs: int) -> Call:
     return call
 
 
-def ledger_buy_in(wallet: Wallet) -> Call:
+def ledger_buy_in(wallet: Services) -> Call:
     async def call(rng: random.Random) -> None:
         player = f"p{rng.randrange(PAIRS)}"
         body = {"kind": "buy_in", "player_id": player, "currency": "EUR", "prize_part": 90, "fee": 10}
@@ -227,7 +229,7 @@ async def serve(url: str) -> tuple[subprocess.Popen[bytes], httpx.AsyncClient]:
 
 
 # -- the run ----------------------------------------------------------------------------------------------------
-async def prepare(wallet: Wallet) -> None:
+async def prepare(wallet: Services) -> None:
     """200 players, each of its own concessionaire, funded for every buy-in the run can make."""
     for n in range(PAIRS):
         async with wallet.runtime.db.transaction() as session:
@@ -265,7 +267,7 @@ async def measure(url: str, seconds: float, concurrency: int, layers: list[str])
     settings = Settings(database_url=url, reconciliation_interval_seconds=3600.0)
     app = create_app(settings, bus=InMemoryBus())
     async with app.router.lifespan_context(app):
-        wallet: Wallet = app.state.wallet
+        wallet: Services = app.state.services
         await prepare(wallet)
         if "ledger" in layers:
             trips = RoundTrips(wallet.runtime.db.engine.sync_engine)
@@ -301,22 +303,29 @@ async def measure(url: str, seconds: float, concurrency: int, layers: list[str])
     return results
 
 
-async def main(seconds: float, concurrency: int, layers: list[str]) -> None:
-    url = await create_database()
-    try:
-        results = await measure(url, seconds, concurrency, layers)
-    finally:
-        await drop_database(url)
-    url = await create_database()
-    try:
-        for hot in (True, False):
-            results.append(await postgres_ceiling(url, concurrency, seconds, hot))
-    finally:
-        await drop_database(url)
+async def main(seconds: float, concurrency: int, layers: list[str], database: str) -> None:
+    if database == "sqlite":
+        with tempfile.TemporaryDirectory() as directory:
+            results = await measure(f"sqlite+aiosqlite:///{directory}/wallet.db", seconds, concurrency, layers)
+        peers = "none (SQLite standalone: one process, one writer at a time)"
+    else:
+        url = await create_database()
+        try:
+            results = await measure(url, seconds, concurrency, layers)
+        finally:
+            await drop_database(url)
+        url = await create_database()
+        try:
+            for hot in (True, False):
+                results.append(await postgres_ceiling(url, concurrency, seconds, hot))
+        finally:
+            await drop_database(url)
+        peers = "PostgreSQL alone, the same load of one-row transactions through asyncpg"
 
+    name = "SQLite (standalone)" if database == "sqlite" else "PostgreSQL"
     print(
-        f"\nWallet on PostgreSQL, {concurrency} concurrent callers, {seconds:g} s per scenario (ledger reconciled after);"
-        " the peers: PostgreSQL alone, the same load of one-row transactions through asyncpg"
+        f"\nWallet on {name}, {concurrency} concurrent callers, {seconds:g} s per scenario (ledger reconciled after);"
+        f" the peers: {peers}"
     )
     print(
         "| layer | scenario | operations | operations/s | transfers/s | p50 ms | p99 ms | CPU ms/op | round trips/op |"
@@ -331,5 +340,8 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--layers", default="ledger,http")
+    parser.add_argument("--database", choices=["postgres", "sqlite"], default="postgres")
     args = parser.parse_args()
-    serving.run(main(args.seconds, args.concurrency, args.layers.split(",")))  # the services' own loop (uvloop)
+    serving.run(
+        main(args.seconds, args.concurrency, args.layers.split(","), args.database)
+    )  # the services' own loop (uvloop)

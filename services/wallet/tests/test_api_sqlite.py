@@ -87,7 +87,7 @@ async def test_a_concessionaires_reconciliation_names_only_its_own_accounts(sqli
         await api.open_player("p2", "c2")
         await api.deposit("c1", "p1", 1_000)
         await api.deposit("c2", "p2", 2_000)
-        async with app.state.wallet.runtime.db.transaction() as session:  # money appears from nowhere, in c2
+        async with app.state.services.runtime.db.transaction() as session:  # money appears from nowhere, in c2
             await session.execute(text("UPDATE accounts SET balance = balance + 1 WHERE owner = 'p2'"))
 
         async def scoped(concessionaire: str) -> Any:

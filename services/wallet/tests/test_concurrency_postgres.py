@@ -29,7 +29,7 @@ async def test_50_concurrent_buy_ins_against_a_balance_for_10_exactly_10_succeed
         assert await api.balance("p1") == 0
         assert sum([await api.escrow(f"t{n}") for n in range(5)]) == 10 * PRICE_PRIZE
         assert (await api.reconciliation())["ok"] is True
-        async with app.state.wallet.runtime.db.transaction() as session:
+        async with app.state.services.runtime.db.transaction() as session:
             assert await session.scalar(select(func.count()).where(operations.c.kind == "buy_in")) == 10
 
 
@@ -44,7 +44,7 @@ async def test_concurrent_duplicates_of_one_key_execute_once_and_get_the_same_an
         assert len({r.text for r in responses}) == 1
         assert sum(r.headers.get("idempotent-replayed") == "true" for r in responses) == 19
         assert await api.balance("p1") == 99_000
-        async with app.state.wallet.runtime.db.transaction() as session:
+        async with app.state.services.runtime.db.transaction() as session:
             assert await session.scalar(select(func.count()).where(operations.c.kind == "buy_in")) == 1
 
 

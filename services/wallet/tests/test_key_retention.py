@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from wallet.adapters import idempotency
 from wallet.adapters.orm import idempotency_keys
-from wallet.service.wallet import Wallet
+from wallet.bootstrap import Services
 from wallet.settings import Settings
 from wallet_test_client import WalletApi, running_wallet
 
@@ -34,13 +34,13 @@ def clock() -> FrozenClock:
 
 
 @pytest.fixture
-async def running(database_url: str, clock: FrozenClock) -> AsyncIterator[tuple[Wallet, WalletApi]]:
+async def running(database_url: str, clock: FrozenClock) -> AsyncIterator[tuple[Services, WalletApi]]:
     """The wallet's use cases (to run the purge) and its REST API, over one database."""
     async with running_wallet(database_url, clock=clock) as (app, api):
-        yield app.state.wallet, api
+        yield app.state.services, api
 
 
-async def stored_keys(wallet: Wallet) -> set[str]:
+async def stored_keys(wallet: Services) -> set[str]:
     async with wallet.runtime.db.sessions() as session:
         return set((await session.scalars(select(idempotency_keys.c.key))).all())
 
@@ -50,7 +50,7 @@ async def deposit(api: WalletApi, key: str, amount: int = 100) -> None:
 
 
 async def test_old_answered_keys_are_purged_and_recent_and_unanswered_ones_kept(
-    running: tuple[Wallet, WalletApi], clock: FrozenClock
+    running: tuple[Services, WalletApi], clock: FrozenClock
 ) -> None:
     wallet, api = running
     await api.open_player("p1", "c1")
@@ -79,7 +79,7 @@ async def test_old_answered_keys_are_purged_and_recent_and_unanswered_ones_kept(
     assert "wallet_idempotency_keys_purged_total 4.0" in (await api.http.get("/metrics")).text
 
 
-async def test_a_purged_key_executes_as_a_new_command(running: tuple[Wallet, WalletApi], clock: FrozenClock) -> None:
+async def test_a_purged_key_executes_as_a_new_command(running: tuple[Services, WalletApi], clock: FrozenClock) -> None:
     """The expected trade-off of the retention: past the window the wallet no longer knows the key, so the same
     request is a new command — clients must not retry after the retention window."""
     wallet, api = running
@@ -98,7 +98,7 @@ async def test_a_purged_key_executes_as_a_new_command(running: tuple[Wallet, Wal
 
 
 async def test_the_purge_deletes_in_bounded_batches_and_is_idempotent(
-    running: tuple[Wallet, WalletApi], clock: FrozenClock
+    running: tuple[Services, WalletApi], clock: FrozenClock
 ) -> None:
     wallet, api = running
     await api.open_player("p1", "c1")
@@ -121,13 +121,13 @@ async def test_the_purge_deletes_in_bounded_batches_and_is_idempotent(
 async def test_a_claim_in_progress_is_neither_purged_nor_waited_for(postgres_url: str) -> None:
     clock = FrozenClock(T0)
     async with running_wallet(postgres_url, clock=clock) as (app, _):
-        wallet: Wallet = app.state.wallet
+        wallet: Services = app.state.services
         async with wallet.runtime.db.transaction() as session:
             assert await idempotency.claim(session, PARTNER, "in-progress", "f" * 64, T0)
             clock.advance(RETENTION + timedelta(hours=1))
             # The purge runs beside the open transaction: it does not see the claim and does not wait for it.
             assert await asyncio.wait_for(wallet.key_retention.purge_expired(), timeout=10) == 0
-            await idempotency.complete(session, PARTNER, "in-progress", 201, {"answer": 1})
+            await session.execute(idempotency.ANSWER, idempotency.answer(PARTNER, "in-progress", 201, {"answer": 1}))
         assert await stored_keys(wallet) == {"in-progress"}
 
 
@@ -138,7 +138,7 @@ def test_the_retention_is_never_shorter_than_a_day() -> None:
 
 
 async def test_a_key_purged_between_its_claim_and_its_replay_executes_as_new(
-    running: tuple[Wallet, WalletApi], monkeypatch: pytest.MonkeyPatch
+    running: tuple[Services, WalletApi], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The race of a retry with the purge on PostgreSQL: the key is found taken, then deleted and committed by
     the purge before its answer is read. The command then runs as a new one (as after the purge), not a server

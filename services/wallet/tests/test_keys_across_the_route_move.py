@@ -13,7 +13,7 @@ from wallet_test_client import running_wallet
 
 async def test_a_key_recorded_under_the_old_prefix_replays_its_first_answer_under_the_new_one(sqlite_url: str) -> None:
     async with running_wallet(sqlite_url) as (app, api):
-        wallet = app.state.wallet
+        wallet = app.state.services
         await api.open_player("p1", "c1")
         body = {"currency": "EUR", "amount": 500}
         first = (await api.deposit("c1", "p1", 500, key="k-new")).json()

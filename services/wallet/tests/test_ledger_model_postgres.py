@@ -309,7 +309,7 @@ class LedgerModel(RuleBasedStateMachine):
     @rule(seconds=st.integers(1, 150))
     def time_passes_and_expired_holds_are_swept(self, seconds: int) -> None:
         self.world.clock.advance(timedelta(seconds=seconds))
-        self.run(self.world.app.state.wallet.holds.expire_due())
+        self.run(self.world.app.state.services.holds.expire_due())
         for hold in self.holds:
             if hold.status == "pending" and hold.expires_at <= self.world.clock.now():
                 self.held[hold.player] -= hold.amount
@@ -358,7 +358,7 @@ class LedgerModel(RuleBasedStateMachine):
     @invariant()
     def database_agrees_with_the_model(self) -> None:
         async def stored() -> dict[Key, tuple[int, int]]:
-            async with self.world.app.state.wallet.runtime.db.transaction() as session:
+            async with self.world.app.state.services.runtime.db.transaction() as session:
                 rows = await session.execute(
                     select(
                         accounts.c.kind, accounts.c.owner, accounts.c.currency, accounts.c.balance, accounts.c.held

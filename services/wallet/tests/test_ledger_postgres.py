@@ -407,7 +407,7 @@ async def test_a_correction_is_a_reversing_operation_made_once(
     problem(again, 409, "already_reversed")
     back = await api.command(f"/internal/v1/operations/{reversal.json()['operation_id']}/reversal", {"reason": "undo"})
     problem(back, 409, "not_reversible")
-    async with wallet[0].state.wallet.runtime.db.transaction() as session:  # append-only: both are kept
+    async with wallet[0].state.services.runtime.db.transaction() as session:  # append-only: both are kept
         assert await session.scalar(select(func.count()).select_from(operations)) == 3
 
 
@@ -465,7 +465,7 @@ async def test_holds_reserve_then_post_or_void_or_expire(
 
     clock.advance(timedelta(seconds=61))
     problem(await api.command(f"/internal/v1/holds/{forgotten['hold_id']}/post"), 409, "hold_expired")
-    assert await wallet[0].state.wallet.holds.expire_due() == 1
+    assert await wallet[0].state.services.holds.expire_due() == 1
     assert (await api.get(f"/internal/v1/holds/{forgotten['hold_id']}")).json()["status"] == "expired"
 
     account = await api.player_account("p1")
@@ -510,7 +510,7 @@ async def test_balances_equal_the_sum_of_their_entries(api: WalletApi, wallet: t
     await api.command(
         "/internal/v1/tournaments/t1/payouts", {"currency": "EUR", "payouts": [{"player_id": "p2", "amount": 900}]}
     )
-    async with wallet[0].state.wallet.runtime.db.transaction() as session:
+    async with wallet[0].state.services.runtime.db.transaction() as session:
         rows = (await session.execute(text("SELECT id, balance FROM accounts"))).all()
         for account_id, balance in rows:
             credits = await session.scalar(
@@ -530,7 +530,7 @@ async def test_reconciliation_failure_is_reported_exposed_and_logged_loudly(
 ) -> None:
     await funded(api, "p1", 1000)
     assert (await api.reconciliation())["ok"] is True
-    async with wallet[0].state.wallet.runtime.db.transaction() as session:  # money appears from nowhere
+    async with wallet[0].state.services.runtime.db.transaction() as session:  # money appears from nowhere
         await session.execute(text("UPDATE accounts SET balance = balance + 1 WHERE kind = 'player'"))
     with caplog.at_level(logging.CRITICAL):
         report = await api.reconciliation()
@@ -544,7 +544,7 @@ async def test_reconciliation_failure_is_reported_exposed_and_logged_loudly(
     metrics = (await api.http.get("/metrics")).text
     assert "wallet_reconciliation_ok 0.0" in metrics
     assert 'wallet_reconciliation_imbalance{currency="EUR"} 1.0' in metrics
-    async with wallet[0].state.wallet.runtime.db.transaction() as session:
+    async with wallet[0].state.services.runtime.db.transaction() as session:
         events = (await session.scalars(select(metadata.tables["outbox"].c.event_type))).all()
     assert "wallet.reconciliation.failed" in events
 
@@ -554,7 +554,7 @@ async def test_the_periodic_check_notices_a_broken_ledger_by_itself(
 ) -> None:
     async with running_wallet(postgres_url, reconciliation_interval_seconds=0.05) as (app, api):
         await funded(api, "p1", 1000)
-        async with app.state.wallet.runtime.db.transaction() as session:
+        async with app.state.services.runtime.db.transaction() as session:
             await session.execute(text("UPDATE accounts SET balance = balance - 5 WHERE kind = 'cash'"))
         with caplog.at_level(logging.CRITICAL):
 

@@ -91,6 +91,11 @@ class Outbox:
             self.written.set()
         return envelopes
 
+    def row(self, event: Event, *, occurred_at: datetime | None = None) -> dict[str, Any]:
+        """`event`'s row, for a caller that inserts it in a statement of its own (the wallet sends a command's
+        events in the command's last statement); it wakes the relay (`written.set()`) once the row is written."""
+        return self._row(outgoing_envelope(event, self.producer, occurred_at=occurred_at), event.routing_key())
+
     @staticmethod
     def _row(envelope: Envelope, routing_key: str) -> dict[str, Any]:
         return {

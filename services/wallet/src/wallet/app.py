@@ -10,12 +10,12 @@ from platform_kit.clock import Clock, SystemClock
 from platform_kit.errors import PROBLEM_JSON
 from platform_kit.runtime import ServiceRuntime
 
+from wallet import bootstrap
 from wallet.adapters.orm import metadata
 from wallet.api import internal, partner, protection
 from wallet.api.legacy_mount import LegacyMount
 from wallet.domain.errors import Refusal
 from wallet.service.refusals import problem_body, status_of
-from wallet.service.wallet import Wallet
 from wallet.settings import Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -29,7 +29,6 @@ def create_app(
 ) -> FastAPI:
     settings = settings or Settings()
     runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
-    wallet = Wallet.build(runtime, settings, clock or SystemClock())
     app = create_service_app(
         runtime,
         title="Wallet",
@@ -39,7 +38,7 @@ def create_app(
         routers=[internal.router, partner.router, protection.router],
         body_limits=BODY_LIMITS,
     )
-    app.state.wallet = wallet
+    app.state.services = bootstrap.build(runtime, settings, clock or SystemClock())
     app.add_middleware(LegacyMount)  # outermost: the old path is rewritten before any other middleware sees it
 
     async def refused(_: Request, exc: Exception) -> Response:

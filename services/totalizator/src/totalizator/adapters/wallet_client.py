@@ -1,4 +1,5 @@
-"""The wallet's internal REST API (services/wallet/src/wallet/api/internal.py) behind the service's Wallet port.
+"""The wallet's internal REST API (services/wallet/src/wallet/api/internal.py) behind the service's Wallet port,
+its requests built from the wallet's own declarations (platform_kit.wallet_operations).
 
 Each call goes through the kit's internal client (platform_kit.internal_client: the internal token, the caller's
 request id, the Idempotency-Key). A problem+json answer is the wallet's refusal (final for that key); no answer, a timeout or
@@ -8,14 +9,15 @@ a 5xx is "unavailable": the money may or may not have moved, and the caller retr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import httpx
+from platform_kit import wallet_operations as wo
 from platform_kit.internal_client import InternalClient
+from platform_kit.wallet_operations import WalletRequest
 
 from totalizator.service.wallet import Payment, PaymentKind, TransferKind, WalletRefused, WalletUnavailable
 
-_PAYMENT_PATHS = {PaymentKind.PAYOUT: "payouts", PaymentKind.REFUND: "refunds"}
+_PAYMENTS = {PaymentKind.PAYOUT: wo.DRAW_PAYOUTS, PaymentKind.REFUND: wo.DRAW_REFUNDS}
 
 
 class HttpWallet:
@@ -26,22 +28,24 @@ class HttpWallet:
         await self._client.aclose()
 
     async def stake(self, draw_id: str, *, player_id: str, currency: str, amount: int, coupon_id: str, key: str) -> int:
-        body = {"player_id": player_id, "currency": currency, "amount": amount, "coupon_id": coupon_id}
-        return await self._command(f"/internal/v1/draws/{draw_id}/stakes", body, key)
+        body = wo.StakeIn.model_construct(player_id=player_id, currency=currency, amount=amount, coupon_id=coupon_id)
+        return await self._command(wo.STAKE.request(body, draw_id=draw_id), key)
 
     async def pay(
         self, draw_id: str, kind: PaymentKind, *, currency: str, payments: Sequence[Payment], key: str
     ) -> int:
-        body = {"currency": currency, "payments": [{"player_id": p.player_id, "amount": p.amount} for p in payments]}
-        return await self._command(f"/internal/v1/draws/{draw_id}/{_PAYMENT_PATHS[kind]}", body, key)
+        lines = [wo.PlayerAmount.model_construct(player_id=p.player_id, amount=p.amount) for p in payments]
+        body = wo.DrawPaymentsIn.model_construct(currency=currency, payments=lines)
+        return await self._command(_PAYMENTS[kind].request(body, draw_id=draw_id), key)
 
     async def transfer(self, draw_id: str, kind: TransferKind, *, currency: str, amount: int, key: str) -> int:
-        body = {"kind": str(kind), "currency": currency, "amount": amount}
-        return await self._command(f"/internal/v1/draws/{draw_id}/organizer-transfers", body, key)
+        body = wo.OrganizerTransferIn.model_construct(kind=kind.value, currency=currency, amount=amount)
+        return await self._command(wo.ORGANIZER_TRANSFER.request(body, draw_id=draw_id), key)
 
-    async def _command(self, path: str, body: dict[str, Any], key: str) -> int:
+    async def _command(self, request: WalletRequest, key: str) -> int:
+        path = request.path
         try:
-            response = await self._client.request("POST", path, json=body, idempotency_key=key)
+            response = await self._client.request("POST", path, json=request.body, idempotency_key=key)
         except httpx.HTTPError as exc:
             raise WalletUnavailable(f"wallet call {path} failed: {type(exc).__name__}: {exc}") from exc
         # 401: our token is wrong, so the wallet did nothing; like a 5xx, worth retrying once it is fixed.

@@ -1,4 +1,7 @@
-"""The wallet's tournament operations as requests (path + body), and the client that sends them.
+"""The wallet's tournament operations as requests (path + body), and the client that sends them. The paths and
+bodies are the wallet's own declarations (platform_kit.wallet_operations): a body is built from the wallet's
+own schema (`model_construct`: its fields are checked by the type checker, its values by the wallet, whose
+refusal the money step records as before).
 
 A money step stores its request as built here, so a step made again after a crash sends exactly the same body
 with the same idempotency key, and the wallet answers it once (services/wallet/README.md).
@@ -7,25 +10,19 @@ with the same idempotency key, and the wallet answers it once (services/wallet/R
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, cast
 from urllib.parse import quote
+
+from platform_kit import wallet_operations as wo
+from platform_kit.wallet_operations import WalletRequest
 
 from tournament_director.adapters.http import Answer, AnswerClient
 from tournament_director.adapters.tickets import Ticket
 from tournament_director.domain.entries import Price
 
+__all__ = ["WalletClient", "WalletRequest"]
+
 PaidEntryKind = Literal["buy_in", "rebuy", "add_on"]
-
-
-@dataclass(frozen=True)
-class WalletRequest:
-    path: str
-    body: dict[str, Any]
-
-
-def _tournament(tournament_id: str, operation: str) -> str:
-    return f"/internal/v1/tournaments/{quote(tournament_id, safe='')}/{operation}"
 
 
 def paid_entry(
@@ -38,82 +35,85 @@ def paid_entry(
     jackpot_contribution: int,
 ) -> WalletRequest:
     """Buy-in, rebuy or add-on: the prize part to the escrow, the fee to the player's concessionaire."""
-    body = {
-        "kind": kind,
-        "player_id": player_id,
-        "currency": currency,
-        "prize_part": prize_part,
-        "fee": fee,
-        "jackpot_contribution": jackpot_contribution,
-    }
-    return WalletRequest(_tournament(tournament_id, "entries"), body)
+    body = wo.EntryIn.model_construct(
+        kind=kind,
+        player_id=player_id,
+        currency=currency,
+        prize_part=prize_part,
+        fee=fee,
+        jackpot_contribution=jackpot_contribution,
+    )
+    return wo.PAID_ENTRY.request(body, tournament_id=tournament_id)
 
 
 def ticket_entry(tournament_id: str, player_id: str, currency: str, ticket: Ticket) -> WalletRequest:
     """A ticket's value moves from the escrow that backs it into this tournament's (P-3.4). A satellite's seat
     carries its fee to the player's concessionaire, as a buy-in would; a ticket given back for an entry does
     not charge it again (the concessionaire kept it)."""
-    body = {
-        "player_id": player_id,
-        "satellite_tournament_id": ticket.source_tournament_id,
-        "currency": currency,
-        "prize_part": ticket.prize_part_cents,
-        "fee": ticket.fee_cents if ticket.fee_in_escrow else 0,
-    }
-    return WalletRequest(_tournament(tournament_id, "satellite-entries"), body)
+    body = wo.SatelliteEntryIn.model_construct(
+        player_id=player_id,
+        satellite_tournament_id=ticket.source_tournament_id,
+        currency=currency,
+        prize_part=ticket.prize_part_cents,
+        fee=ticket.fee_cents if ticket.fee_in_escrow else 0,
+    )
+    return wo.SATELLITE_ENTRY.request(body, tournament_id=tournament_id)
 
 
 def sponsored_entry(
     tournament_id: str, player_id: str, concessionaire_id: str, currency: str, price: Price
 ) -> WalletRequest:
     """P-9.2: the prize part goes into the escrow; the fee only into the tax base with it (P-8.7)."""
-    body = {
-        "player_id": player_id,
-        "concessionaire_id": concessionaire_id,
-        "currency": currency,
-        "amount": price.prize_part_cents,
-        "fee": price.fee_cents,
-    }
-    return WalletRequest(_tournament(tournament_id, "sponsored-entries"), body)
+    body = wo.SponsoredEntryIn.model_construct(
+        player_id=player_id,
+        concessionaire_id=concessionaire_id,
+        currency=currency,
+        amount=price.prize_part_cents,
+        fee=price.fee_cents,
+    )
+    return wo.SPONSORED_ENTRY.request(body, tournament_id=tournament_id)
 
 
 def overlay(tournament_id: str, cause: str, concessionaire_id: str, currency: str, amount: int) -> WalletRequest:
-    """`cause`: `guarantee` (P-8.3) or `cancellation` (P-10.11)."""
-    body = {"cause": cause, "concessionaire_id": concessionaire_id, "currency": currency, "amount": amount}
-    return WalletRequest(_tournament(tournament_id, "overlays"), body)
+    """`cause`: `guarantee` (P-8.3) or `cancellation` (P-10.11); the wallet judges it, as every value of a body."""
+    body = wo.OverlayIn.model_construct(
+        cause=cast(wo.OverlayCause, cause), concessionaire_id=concessionaire_id, currency=currency, amount=amount
+    )
+    return wo.OVERLAY.request(body, tournament_id=tournament_id)
 
 
 def payouts(tournament_id: str, currency: str, amounts: Sequence[tuple[str, int]]) -> WalletRequest:
-    body = {"currency": currency, "payouts": [{"player_id": p, "amount": a} for p, a in amounts]}
-    return WalletRequest(_tournament(tournament_id, "payouts"), body)
+    lines = [wo.PlayerAmount.model_construct(player_id=p, amount=a) for p, a in amounts]
+    return wo.PRIZE_PAYOUTS.request(
+        wo.PayoutsIn.model_construct(currency=currency, payouts=lines), tournament_id=tournament_id
+    )
 
 
 def bonus_prizes(
     tournament_id: str, concessionaire_id: str, currency: str, amounts: Sequence[tuple[str, int]]
 ) -> WalletRequest:
     """A bonus freeroll's prizes (P-9.3), from the concessionaire's own account to each player's bonus money."""
-    body = {
-        "concessionaire_id": concessionaire_id,
-        "currency": currency,
-        "prizes": [{"player_id": p, "amount": a} for p, a in amounts],
-    }
-    return WalletRequest(_tournament(tournament_id, "bonus-prizes"), body)
+    prizes = [wo.PlayerPrizeIn.model_construct(player_id=p, amount=a) for p, a in amounts]
+    body = wo.BonusPrizesIn.model_construct(concessionaire_id=concessionaire_id, currency=currency, prizes=prizes)
+    return wo.BONUS_PRIZES.request(body, tournament_id=tournament_id)
 
 
 def refunds(tournament_id: str, currency: str, items: Sequence[tuple[str, int, int]]) -> WalletRequest:
     """(player, prize part, fee): the prize part from the escrow, the fee back from the margin (P-10.10)."""
-    body = {"currency": currency, "refunds": [{"player_id": p, "prize_part": pp, "fee": f} for p, pp, f in items]}
-    return WalletRequest(_tournament(tournament_id, "refunds"), body)
+    lines = [wo.EntryRefundIn.model_construct(player_id=p, prize_part=pp, fee=f) for p, pp, f in items]
+    return wo.REFUNDS.request(
+        wo.RefundsIn.model_construct(currency=currency, refunds=lines), tournament_id=tournament_id
+    )
 
 
 def tax_accrual(tournament_id: str, concessionaire_id: str, currency: str, amount: int) -> WalletRequest:
-    body = {"concessionaire_id": concessionaire_id, "currency": currency, "amount": amount}
-    return WalletRequest(_tournament(tournament_id, "tax-accruals"), body)
+    body = wo.TaxAccrualIn.model_construct(concessionaire_id=concessionaire_id, currency=currency, amount=amount)
+    return wo.TAX_ACCRUAL.request(body, tournament_id=tournament_id)
 
 
 def jackpot_award(concessionaire_id: str, player_id: str, currency: str, amount: int) -> WalletRequest:
-    body = {"player_id": player_id, "currency": currency, "amount": amount}
-    return WalletRequest(f"/internal/v1/jackpots/{quote(concessionaire_id, safe='')}/awards", body)
+    body = wo.JackpotAwardIn.model_construct(player_id=player_id, currency=currency, amount=amount)
+    return wo.JACKPOT_AWARD.request(body, concessionaire_id=concessionaire_id)
 
 
 class WalletClient(AnswerClient):

@@ -12,6 +12,7 @@ from sqlalchemy import BigInteger, Case, Update, and_, bindparam, case, or_, sel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters.orm import accounts, players
+from wallet.adapters.riders import NO_RIDERS, Riders
 from wallet.adapters.sql import for_update, insert_ignoring_conflicts
 from wallet.domain.accounts import AccountKey, AccountKind
 from wallet.domain.errors import CurrencyMismatch, ForbiddenConcessionaire, InsufficientFunds, UnknownAccount
@@ -198,8 +199,11 @@ async def account_states(
 ACCOUNTS_PER_STATEMENT = 100
 
 
-async def apply_changes(session: AsyncSession, changes: Mapping[int, AccountChange]) -> None:
-    """Add each change to its account's running totals (by account id), refused whole with InsufficientFunds.
+async def apply_changes(
+    session: AsyncSession, changes: Mapping[int, AccountChange], riders: Riders = NO_RIDERS
+) -> None:
+    """Add each change to its account's running totals (by account id), refused whole with InsufficientFunds;
+    `riders` go with the first UPDATE (adapters/riders.py), or alone if no account changes.
 
     No overdraft: an account that may not go negative is only changed while its available balance covers the
     change. The check and the change are one UPDATE, so two concurrent transactions can never both spend the
@@ -212,16 +216,20 @@ async def apply_changes(session: AsyncSession, changes: Mapping[int, AccountChan
     versions it sees, and meets the key-share locks that other transactions' transfers take on the accounts.)
     A single account needs no ordering; a long list goes in statements of consecutive ids."""
     ids = sorted(changes)
+    if not ids:
+        await riders.execute(session, None, {})
     for start in range(0, len(ids), ACCOUNTS_PER_STATEMENT):
         chunk = ids[start : start + ACCOUNTS_PER_STATEMENT]
-        if len(chunk) > 1 and for_update(session):
-            await session.execute(_LOCK_IN_ORDER, {"ids": chunk})
+        if len(chunk) > 1 and for_update(session) and not set(chunk) <= session.info.get(_LOCKED, set()):
+            await session.execute(_LOCK_CHUNK, {"ids": chunk})
         params: dict[str, int] = {}
         for number, account_id in enumerate(chunk):
             params[f"id_{number}"] = account_id
             params[f"balance_{number}"] = changes[account_id].balance
             params[f"held_{number}"] = changes[account_id].held
-        result = await session.execute(_change_statement(len(chunk)), params)
+        riding = riders if start == 0 else NO_RIDERS
+        result = await riding.execute(session, _change_statement(len(chunk)), params)
+        assert result is not None
         if result.rowcount != len(chunk):  # type: ignore[attr-defined]
             raise await _insufficient(session, {account_id: changes[account_id] for account_id in chunk})
 
@@ -229,12 +237,16 @@ async def apply_changes(session: AsyncSession, changes: Mapping[int, AccountChan
 # FOR NO KEY UPDATE, not FOR UPDATE: FOR UPDATE would also wait for the key-share locks that other transactions'
 # transfers (their foreign keys) hold on these accounts, taken in their own order: a deadlock. ORDER BY then
 # the lock: the rows are locked one after the other in that order. (SQLite has no row locks: never run there.)
-_LOCK_IN_ORDER = (
-    select(accounts.c.id)
-    .where(accounts.c.id.in_(bindparam("ids", expanding=True)))
-    .order_by(accounts.c.id)
-    .with_for_update(key_share=True)
-)
+LOCK_IN_ORDER = select(accounts.c.id).order_by(accounts.c.id).with_for_update(key_share=True)
+_LOCK_CHUNK = LOCK_IN_ORDER.where(accounts.c.id.in_(bindparam("ids", expanding=True)))
+_LOCKED = "wallet.accounts_locked_in_order"
+
+
+def locked_in_order(session: AsyncSession, ids: Iterable[int]) -> None:
+    """Note that this transaction locked these accounts by `LOCK_IN_ORDER` (all at once, the operation's
+    statement does it): `apply_changes` then changes them without locking them again. Only a set locked in one
+    statement counts: holding some rows while locking others would break the global order."""
+    session.info.setdefault(_LOCKED, set()).update(ids)
 
 
 @functools.lru_cache(maxsize=ACCOUNTS_PER_STATEMENT)

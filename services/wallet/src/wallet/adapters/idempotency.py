@@ -48,15 +48,20 @@ async def claim(
 
 # Statements with bound parameters are built once: SQLAlchemy then finds them compiled in its cache at once.
 _THE_KEY = (idempotency_keys.c.scope == bindparam("the_scope"), idempotency_keys.c.key == bindparam("the_key"))
-_COMPLETE = update(idempotency_keys).where(*_THE_KEY)
+ANSWER = (
+    update(idempotency_keys)
+    .where(*_THE_KEY)
+    .values(status_code=bindparam("answer_status"), response=bindparam("answer_response"))
+)
 _STORED = select(idempotency_keys.c.fingerprint, idempotency_keys.c.status_code, idempotency_keys.c.response).where(
     *_THE_KEY
 )
 
 
-async def complete(session: AsyncSession, scope: str, key: str, status: int, body: dict[str, Any]) -> None:
-    answer = {"the_scope": scope, "the_key": key, "status_code": status, "response": json.dumps(body)}
-    await session.execute(_COMPLETE, answer)
+def answer(scope: str, key: str, status: int, body: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of `ANSWER`, which stores the command's answer under its claimed key (adapters/riders.py
+    sends it with the command's last statement)."""
+    return {"the_scope": scope, "the_key": key, "answer_status": status, "answer_response": json.dumps(body)}
 
 
 async def stored(session: AsyncSession, scope: str, key: str) -> StoredResponse | None:

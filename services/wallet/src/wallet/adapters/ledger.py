@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Row, Select, String, bindparam, case, func, select, true
+from sqlalchemy import BigInteger, Row, Select, String, any_, bindparam, case, func, select, true
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from wallet.adapters.accounts import Account
+from wallet.adapters.accounts import LOCK_IN_ORDER, Account, locked_in_order
 from wallet.adapters.orm import accounts, operations, transfers
 from wallet.adapters.sql import as_int, for_update, writes_in_with
 from wallet.domain.accounts import AccountKey, AccountKind
@@ -39,7 +39,8 @@ class PostedOperation:
 async def insert_operation(
     session: AsyncSession, operation: Operation, resolved: Mapping[AccountKey, Account], now: datetime
 ) -> PostedOperation:
-    """The operation row and its transfers (in leg order): one statement on PostgreSQL, two on SQLite."""
+    """The operation row and its transfers (in leg order): one statement on PostgreSQL, two on SQLite. On
+    PostgreSQL the same statement locks the operation's accounts in order, as `accounts.apply_changes` would."""
     base = operation.tax_base
     row = {
         "kind": str(operation.kind),
@@ -57,13 +58,17 @@ async def insert_operation(
         PostedTransfer(resolved[leg.debit], resolved[leg.credit], leg.amount, leg.purpose) for leg in operation.legs
     )
     if writes_in_with(session):
+        # The balance changes come at the end of the transaction; their accounts are locked here, in order.
+        lock = sorted({account.id for t in posted for account in (t.debit, t.credit)})
         legs = {
             "debits": [t.debit.id for t in posted],
             "credits": [t.credit.id for t in posted],
             "amounts": [t.amount for t in posted],
             "purposes": [t.purpose for t in posted],
+            "lock": lock,
         }
         operation_id = (await session.execute(_INSERT_OPERATION_WITH_TRANSFERS, row | legs)).scalar_one()
+        locked_in_order(session, lock)
     else:
         operation_id = (await session.execute(_INSERT_OPERATION, row)).scalar_one()
         rows = [_transfer_row(operation_id, t, now) for t in posted]
@@ -82,9 +87,12 @@ def _transfer_row(operation_id: int, transfer: PostedTransfer, now: datetime) ->
     }
 
 
-def _operation_with_transfers() -> Select[int]:
+def _operation_with_transfers() -> Select[Any]:
     """PostgreSQL: `WITH operation AS (INSERT … RETURNING id), legs AS (INSERT INTO transfers SELECT
-    operation.id, … FROM unnest(the legs' columns as arrays) …) SELECT id FROM operation` — one round trip."""
+    operation.id, … FROM unnest(the legs' columns as arrays) …), locked AS (SELECT id FROM accounts … ORDER BY id
+    FOR NO KEY UPDATE) SELECT id FROM operation, (SELECT count(*) FROM locked)` — one round trip. The locks are
+    those of `accounts.apply_changes` (see there why that order and that lock), taken one statement earlier: the
+    UPDATE that comes last then finds them held. A SELECT in WITH runs only when read, hence the count."""
     operation = (
         operations.insert()
         .values({name: bindparam(name, type_=operations.c[name].type) for name in _OPERATION_COLUMNS})
@@ -114,7 +122,9 @@ def _operation_with_transfers() -> Select[int]:
         .select_from(operation.join(leg, true()))
         .order_by(leg.c.number),  # transfer ids in leg order
     )
-    return select(operation.c.id).add_cte(legs.cte("legs"))
+    locked = LOCK_IN_ORDER.where(accounts.c.id == any_(bindparam("lock", type_=ARRAY(BigInteger)))).cte("locked")
+    count = select(func.count()).select_from(locked).scalar_subquery()
+    return select(operation.c.id, count).add_cte(legs.cte("legs"))
 
 
 # Built once with bound parameters: SQLAlchemy then finds them compiled in its cache at once.

@@ -19,9 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from wallet.adapters.ledger import PostedOperation
 from wallet.adapters.statements import StatementFilter, parse_cursor
 from wallet.api.schemas import OperationOut
+from wallet.bootstrap import Services
 from wallet.domain.idempotency import fingerprint
 from wallet.domain.operations import OperationKind
-from wallet.service.wallet import Wallet
 
 INTERNAL_SCOPE = "internal"
 MOUNT = "/internal"
@@ -30,9 +30,9 @@ MOUNT = "/internal"
 
 # The dependencies are `async def` though they never wait: FastAPI runs a plain `def` dependency in a worker
 # thread, a thread hop per dependency and request for nothing.
-async def wallet_of(request: Request) -> Wallet:
-    wallet: Wallet = request.app.state.wallet
-    return wallet
+async def services_of(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
 
 
 async def acting_concessionaire(x_concessionaire_id: Annotated[str | None, Header()] = None) -> str | None:
@@ -57,7 +57,7 @@ Posting = Callable[[AsyncSession], Awaitable[PostedOperation]]
 
 @dataclass(frozen=True)
 class CommandContext:
-    wallet: Wallet
+    services: Services
     scope: str
     key: str
     acting: str | None
@@ -77,7 +77,7 @@ class CommandContext:
         async def command(session: AsyncSession) -> dict[str, object]:
             return (await action(session)).model_dump(mode="json")
 
-        outcome = await self.wallet.executor.run(self.scope, self.key, request_fingerprint, status, command)
+        outcome = await self.services.executor.run(self.scope, self.key, request_fingerprint, status, command)
         return keyed_answer(outcome.status, outcome.body, replayed=outcome.replayed)
 
     async def post_operation(self, body: BaseModel, posting: Posting) -> JSONResponse:
@@ -91,22 +91,22 @@ class CommandContext:
 
 async def internal_command(
     request: Request,
-    wallet: Annotated[Wallet, Depends(wallet_of)],
+    services: Annotated[Services, Depends(services_of)],
     key: ServiceIdempotencyKey,
     acting: Annotated[str | None, Depends(acting_concessionaire)],
 ) -> CommandContext:
-    return CommandContext(wallet, INTERNAL_SCOPE, key, acting, request.method, _operation_path(request))
+    return CommandContext(services, INTERNAL_SCOPE, key, acting, request.method, _operation_path(request))
 
 
 async def partner_command(
     request: Request,
-    wallet: Annotated[Wallet, Depends(wallet_of)],
+    services: Annotated[Services, Depends(services_of)],
     key: IdempotencyKey,
     concessionaire: Annotated[str, Depends(partner_concessionaire)],
 ) -> CommandContext:
     """A concessionaire's keys live in their own scope: they can never collide with another caller's."""
     return CommandContext(
-        wallet, f"partner:{concessionaire}", key, concessionaire, request.method, _operation_path(request)
+        services, f"partner:{concessionaire}", key, concessionaire, request.method, _operation_path(request)
     )
 
 
@@ -142,7 +142,7 @@ async def statement_page(
 
 Internal = Annotated[CommandContext, Depends(internal_command)]
 Partner = Annotated[CommandContext, Depends(partner_command)]
-WalletDep = Annotated[Wallet, Depends(wallet_of)]
+ServicesDep = Annotated[Services, Depends(services_of)]
 Acting = Annotated[str | None, Depends(acting_concessionaire)]
 PartnerId = Annotated[str, Depends(partner_concessionaire)]
 PageDep = Annotated[Page, Depends(statement_page)]

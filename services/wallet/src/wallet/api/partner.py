@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from wallet.api.context import MOUNT, PageDep, Partner, PartnerId, WalletDep
+from wallet.api.context import MOUNT, PageDep, Partner, PartnerId, ServicesDep
 from wallet.api.schemas import (
     AccountOut,
     CashIn,
@@ -34,18 +34,18 @@ async def open_account(player_id: str, body: PartnerOpenAccountIn, command: Part
     """Register one of the concessionaire's players (refused if it is another's) and open an account."""
 
     async def act(session: AsyncSession) -> AccountOut:
-        account, _ = await command.wallet.money.open_player_account(
+        account, _ = await command.services.money.open_player_account(
             session, player_id, command.concessionaire, body.currency
         )
-        return AccountOut.of(await command.wallet.queries.account(session, account.id))
+        return AccountOut.of(await command.services.queries.account(session, account.id))
 
     return await command.run(body, act)
 
 
 @router.get("/players/{player_id}/accounts", response_model=PlayerAccountsOut)
-async def player_accounts(player_id: str, wallet: WalletDep, concessionaire: PartnerId) -> PlayerAccountsOut:
-    async with wallet.runtime.db.sessions() as session:
-        owner, states = await wallet.queries.player_accounts(session, player_id, concessionaire)
+async def player_accounts(player_id: str, services: ServicesDep, concessionaire: PartnerId) -> PlayerAccountsOut:
+    async with services.runtime.db.sessions() as session:
+        owner, states = await services.queries.player_accounts(session, player_id, concessionaire)
     return PlayerAccountsOut(player_id=player_id, concessionaire_id=owner, accounts=[AccountOut.of(s) for s in states])
 
 
@@ -64,7 +64,7 @@ async def withdrawal(player_id: str, body: CashIn, command: Partner) -> JSONResp
 async def _cash(kind: OperationKind, player_id: str, body: CashIn, command: Partner) -> JSONResponse:
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.cash(
+        lambda session: command.services.money.cash(
             session, kind, command.concessionaire, player_id, body.currency, body.amount, body.reference
         ),
     )
@@ -73,13 +73,13 @@ async def _cash(kind: OperationKind, player_id: str, body: CashIn, command: Part
 @router.get("/players/{player_id}/statement", response_model=StatementOut)
 async def player_statement(
     player_id: str,
-    wallet: WalletDep,
+    services: ServicesDep,
     concessionaire: PartnerId,
     page: PageDep,
     currency: Annotated[CurrencyCode | None, Query()] = None,
 ) -> StatementOut:
-    async with wallet.runtime.db.transaction() as session:
-        found = await wallet.queries.player_statement(
+    async with services.runtime.db.transaction() as session:
+        found = await services.queries.player_statement(
             session,
             player_id,
             currency=currency,
@@ -97,7 +97,7 @@ async def funding(body: FundingIn, command: Partner) -> JSONResponse:
     jackpot fund."""
     return await command.post_operation(
         body,
-        lambda session: command.wallet.money.fund(
+        lambda session: command.services.money.fund(
             session, command.concessionaire, AccountKind(body.account_kind), body.currency, body.amount, body.reference
         ),
     )
@@ -105,24 +105,24 @@ async def funding(body: FundingIn, command: Partner) -> JSONResponse:
 
 @router.get("/accounts", response_model=ConcessionaireAccountsOut)
 async def own_accounts(
-    wallet: WalletDep, concessionaire: PartnerId, currency: Annotated[CurrencyCode | None, Query()] = None
+    services: ServicesDep, concessionaire: PartnerId, currency: Annotated[CurrencyCode | None, Query()] = None
 ) -> ConcessionaireAccountsOut:
     """Cash, margin, sponsorship, jackpot fund and tax accounts of the concessionaire."""
-    async with wallet.runtime.db.sessions() as session:
-        states = await wallet.queries.concessionaire_accounts(session, concessionaire, currency)
+    async with services.runtime.db.sessions() as session:
+        states = await services.queries.concessionaire_accounts(session, concessionaire, currency)
     return ConcessionaireAccountsOut(concessionaire_id=concessionaire, accounts=[AccountOut.of(s) for s in states])
 
 
 @router.get("/statement", response_model=StatementOut)
 async def own_statement(
-    wallet: WalletDep,
+    services: ServicesDep,
     concessionaire: PartnerId,
     page: PageDep,
     account_kind: Annotated[AccountKind | None, Query(description="One of the concessionaire's account kinds.")] = None,
     currency: Annotated[CurrencyCode | None, Query()] = None,
 ) -> StatementOut:
-    async with wallet.runtime.db.transaction() as session:
-        found = await wallet.queries.concessionaire_statement(
+    async with services.runtime.db.transaction() as session:
+        found = await services.queries.concessionaire_statement(
             session,
             concessionaire,
             account_kind=account_kind,

@@ -14,10 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from wallet.adapters import deposit_limits as limit_rows
 from wallet.adapters import play_result
-from wallet.api.context import MOUNT, WalletDep
+from wallet.api.context import MOUNT, ServicesDep
+from wallet.bootstrap import Services
 from wallet.domain.deposit_limits import Period
 from wallet.service.deposit_limits import WindowView
-from wallet.service.wallet import Wallet
 
 router = APIRouter(
     prefix=f"{MOUNT}/v1/players/{{player_id}}", tags=["protection"], dependencies=[Depends(require_internal_token)]
@@ -96,31 +96,31 @@ class NetResultOut(BaseModel):
     net: dict[str, int] = Field(description="Per currency, minor units: winnings and refunds minus buy-ins and stakes.")
 
 
-async def _limits(wallet: Wallet, player_id: str) -> DepositLimitsOut:
-    async with wallet.runtime.db.sessions() as session:
-        views = await wallet.deposit_limits.view(session, player_id)
-    hours = int(wallet.deposit_limits.cooling_off.total_seconds() // 3600)
+async def _limits(services: Services, player_id: str) -> DepositLimitsOut:
+    async with services.runtime.db.sessions() as session:
+        views = await services.deposit_limits.view(session, player_id)
+    hours = int(services.deposit_limits.cooling_off.total_seconds() // 3600)
     limits = [CurrencyLimitsOut(currency=c, windows=[WindowOut.of(w) for w in ws]) for c, ws in views.items()]
     return DepositLimitsOut(player_id=player_id, cooling_off_hours=hours, limits=limits)
 
 
 @router.get("/deposit-limits", response_model=DepositLimitsOut)
-async def deposit_limits(player_id: str, wallet: WalletDep) -> DepositLimitsOut:
-    return await _limits(wallet, player_id)
+async def deposit_limits(player_id: str, services: ServicesDep) -> DepositLimitsOut:
+    return await _limits(services, player_id)
 
 
 @router.put("/deposit-limits", response_model=DepositLimitsOut)
-async def change_deposit_limits(player_id: str, body: DepositLimitsIn, wallet: WalletDep) -> DepositLimitsOut:
+async def change_deposit_limits(player_id: str, body: DepositLimitsIn, services: ServicesDep) -> DepositLimitsOut:
     """Stricter limits apply at once; looser ones after the cooling-off. Sending the same values again changes
     nothing (no history row), so a retried PUT is harmless."""
-    async with wallet.runtime.db.transaction() as session:
-        await wallet.deposit_limits.change(session, player_id, body.currency, body.requested(), body.changed_by)
-    return await _limits(wallet, player_id)
+    async with services.runtime.db.transaction() as session:
+        await services.deposit_limits.change(session, player_id, body.currency, body.requested(), body.changed_by)
+    return await _limits(services, player_id)
 
 
 @router.get("/deposit-limits/history", response_model=LimitHistoryOut)
-async def deposit_limit_history(player_id: str, wallet: WalletDep) -> LimitHistoryOut:
-    async with wallet.runtime.db.sessions() as session:
+async def deposit_limit_history(player_id: str, services: ServicesDep) -> LimitHistoryOut:
+    async with services.runtime.db.sessions() as session:
         changes = await limit_rows.history(session, player_id)
     return LimitHistoryOut(
         player_id=player_id, changes=[LimitChangeOut.model_validate(c, from_attributes=True) for c in changes]
@@ -129,8 +129,8 @@ async def deposit_limit_history(player_id: str, wallet: WalletDep) -> LimitHisto
 
 @router.get("/net-result", response_model=NetResultOut)
 async def net_result(
-    player_id: str, wallet: WalletDep, since: Annotated[datetime, Query(description="The session's start.")]
+    player_id: str, services: ServicesDep, since: Annotated[datetime, Query(description="The session's start.")]
 ) -> NetResultOut:
-    async with wallet.runtime.db.sessions() as session:
+    async with services.runtime.db.sessions() as session:
         net = await play_result.net_since(session, player_id, as_utc(since))
     return NetResultOut(player_id=player_id, since=since, net=net)

@@ -1,11 +1,14 @@
-"""Request and response bodies of the wallet API. Amounts are integers of minor units (floats are refused)."""
+"""Request and response bodies of the wallet API. Amounts are integers of minor units (floats are refused). The
+bodies of the operations other services call are declared with those operations, in the kit
+(platform_kit.wallet_operations)."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from platform_kit.wallet_operations import Amount, CurrencyCode, Id, Reference, WalletBody
+from pydantic import BaseModel, Field
 
 from wallet.adapters.accounts import Account, AccountState
 from wallet.adapters.ledger import PostedOperation
@@ -17,30 +20,18 @@ from wallet.domain.reconciliation import Report
 from wallet.service.holds import Hold
 from wallet.service.queries import StatementPage, TaxBaseLine
 
-MAX_AMOUNT = 10**15  # far above any real amount, far below 64-bit overflow when legs are summed
-
-Amount = Annotated[int, Field(strict=True, gt=0, le=MAX_AMOUNT, description="Integer minor units, > 0.")]
-AmountOrZero = Annotated[int, Field(strict=True, ge=0, le=MAX_AMOUNT, description="Integer minor units, ≥ 0.")]
-CurrencyCode = Annotated[str, Field(pattern=r"^[A-Z]{3}$", description="ISO 4217 code", examples=["EUR"])]
-Id = Annotated[str, Field(min_length=1, max_length=100)]
-Reference = Annotated[str | None, Field(max_length=200, description="The caller's own reference.")]
-
-
-class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
 
 # -- requests -----------------------------------------------------------------------------------------------
-class OpenAccountIn(_In):
+class OpenAccountIn(WalletBody):
     concessionaire_id: Id
     currency: CurrencyCode
 
 
-class PartnerOpenAccountIn(_In):
+class PartnerOpenAccountIn(WalletBody):
     currency: CurrencyCode
 
 
-class CashIn(_In):
+class CashIn(WalletBody):
     """A deposit or withdrawal made at the concessionaire's cashier."""
 
     currency: CurrencyCode
@@ -48,121 +39,19 @@ class CashIn(_In):
     reference: Reference = None
 
 
-class FundingIn(_In):
+class FundingIn(WalletBody):
     account_kind: Literal["sponsorship", "jackpot_fund"]
     currency: CurrencyCode
     amount: Amount
     reference: Reference = None
 
 
-class EntryIn(_In):
-    """Buy-in, rebuy or add-on: price = prize_part + fee (P-8.1); `jackpot_contribution` is part of the fee
-    (P-8.6)."""
-
-    kind: Literal["buy_in", "rebuy", "add_on"]
-    player_id: Id
-    currency: CurrencyCode
-    prize_part: AmountOrZero
-    fee: AmountOrZero
-    jackpot_contribution: AmountOrZero = 0
-
-
-class SatelliteEntryIn(_In):
-    player_id: Id
-    satellite_tournament_id: Id
-    currency: CurrencyCode
-    prize_part: AmountOrZero
-    fee: AmountOrZero
-
-
-class SponsoredEntryIn(_In):
-    """P-9.2: `amount` is the entry's prize part, paid into the escrow; `fee` stays with the concessionaire (it
-    would pay it to itself) but is taxed with it: the whole entry is the tax base (P-8.7)."""
-
-    player_id: Id
-    concessionaire_id: Id
-    currency: CurrencyCode
-    amount: Amount
-    fee: AmountOrZero = 0
-
-
-class OverlayIn(_In):
-    cause: Literal["guarantee", "cancellation"]
-    concessionaire_id: Id
-    currency: CurrencyCode
-    amount: Amount
-
-
-class PlayerAmount(_In):
-    player_id: Id
-    amount: AmountOrZero
-
-
-class PayoutsIn(_In):
-    currency: CurrencyCode
-    payouts: list[PlayerAmount] = Field(min_length=1, max_length=5000)
-
-
-class PlayerPrizeIn(_In):
-    player_id: Id
-    amount: Amount
-
-
-class BonusPrizesIn(_In):
-    """P-9.3: a bonus freeroll's prizes by final ranking, paid by the concessionaire that offers them (P-9.1)."""
-
-    concessionaire_id: Id
-    currency: CurrencyCode
-    prizes: list[PlayerPrizeIn] = Field(min_length=1, max_length=5000, description="One per player.")
-
-
-class EntryRefundIn(_In):
-    player_id: Id
-    prize_part: AmountOrZero
-    fee: AmountOrZero
-
-
-class RefundsIn(_In):
-    currency: CurrencyCode
-    refunds: list[EntryRefundIn] = Field(min_length=1, max_length=5000)
-
-
-class TaxAccrualIn(_In):
-    concessionaire_id: Id
-    currency: CurrencyCode
-    amount: Amount
-
-
-class JackpotAwardIn(_In):
-    player_id: Id
-    currency: CurrencyCode
-    amount: Amount
-
-
-class StakeIn(_In):
-    player_id: Id
-    currency: CurrencyCode
-    amount: Amount
-    coupon_id: Reference = None
-
-
-class DrawPaymentsIn(_In):
-    currency: CurrencyCode
-    payments: list[PlayerAmount] = Field(min_length=1, max_length=100_000)
-
-
-class OrganizerTransferIn(_In):
-    kind: Literal["organizer_share", "organizer_top_up", "rounding_remainder", "jackpot_carry", "jackpot_release"]
-    currency: CurrencyCode
-    amount: Amount
-
-
-class AccountRefIn(_In):
+class AccountRefIn(WalletBody):
     kind: AccountKind
     owner: Id
 
 
-class HoldIn(_In):
+class HoldIn(WalletBody):
     player_id: Id
     currency: CurrencyCode
     amount: Amount
@@ -171,11 +60,11 @@ class HoldIn(_In):
     reference: Reference = None
 
 
-class HoldPostIn(_In):
+class HoldPostIn(WalletBody):
     amount: Amount | None = Field(None, description="Default: the whole hold; the rest is released.")
 
 
-class ReversalIn(_In):
+class ReversalIn(WalletBody):
     reason: str = Field(min_length=1, max_length=200)
 
 

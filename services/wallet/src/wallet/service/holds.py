@@ -21,7 +21,7 @@ from wallet.domain.errors import InvalidAmount
 from wallet.domain.holds import HoldStatus, amount_to_post, check_can_resolve
 from wallet.domain.ledger import AccountChange
 from wallet.domain.operations import check_amount
-from wallet.service import settlement
+from wallet.service import balance_updates
 from wallet.service.ledger import Ledger, check_acting
 
 log = logging.getLogger(__name__)
@@ -77,8 +77,8 @@ class Holds:
             now=now,
             expires_at=now + ttl,
         )
-        await settlement.change(session, {resolved[source].id: AccountChange(held=amount)})
-        await self.ledger.outbox.add(
+        await balance_updates.change(session, {resolved[source].id: AccountChange(held=amount)})
+        await self.ledger.emit(
             session,
             HoldCreated(
                 hold_id=row.id,
@@ -106,7 +106,7 @@ class Holds:
         row = await self._resolve(
             session, hold_id, HoldStatus.POSTED, posted_amount=posted_amount, operation_id=posted.id
         )
-        await self.ledger.outbox.add(
+        await self.ledger.emit(
             session,
             HoldPosted(
                 hold_id=hold_id,
@@ -121,9 +121,9 @@ class Holds:
     async def void(self, session: AsyncSession, hold_id: int, acting: str | None) -> Hold:
         hold = await self._pending(session, hold_id, acting)
         now = self.ledger.now()
-        await settlement.change(session, {hold.account.id: AccountChange(held=-hold.row.amount)})
+        await balance_updates.change(session, {hold.account.id: AccountChange(held=-hold.row.amount)})
         row = await self._resolve(session, hold_id, HoldStatus.VOIDED)
-        await self.ledger.outbox.add(session, HoldVoided(hold_id=hold_id, released=hold.row.amount), occurred_at=now)
+        await self.ledger.emit(session, HoldVoided(hold_id=hold_id, released=hold.row.amount), occurred_at=now)
         return Hold(row, hold.account, hold.destination)
 
     async def get(self, session: AsyncSession, hold_id: int, acting: str | None) -> Hold:
@@ -137,14 +137,12 @@ class Holds:
             async with self.db.transaction() as session:
                 now = self.ledger.now()
                 due = await rows.due_for_expiry(session, now, SWEEP_BATCH)
-                settlement.defer(session)  # the batch's releases in one statement
+                balance_updates.defer(session)  # the batch's releases in one statement
                 for row in due:
-                    await settlement.change(session, {row.account_id: AccountChange(held=-row.amount)})
+                    await balance_updates.change(session, {row.account_id: AccountChange(held=-row.amount)})
                     await rows.resolve_hold(session, row.id, HoldStatus.EXPIRED, now)
-                    await self.ledger.outbox.add(
-                        session, HoldExpired(hold_id=row.id, released=row.amount), occurred_at=now
-                    )
-                await settlement.settle(session)
+                    await self.ledger.emit(session, HoldExpired(hold_id=row.id, released=row.amount), occurred_at=now)
+                await balance_updates.settle(session)
             expired += len(due)
             if len(due) < SWEEP_BATCH:
                 return expired

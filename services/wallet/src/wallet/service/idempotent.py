@@ -2,7 +2,7 @@
 
 The key is claimed, the command executed and its response stored in ONE transaction: after a crash either
 all three happened or none did, and a retry executes the command afresh. The command's balance changes are
-applied last, after its answer is stored (service/settlement.py). A refusal (insufficient funds …) is
+applied last, in the statement that stores its answer and writes its events (service/balance_updates.py). A refusal (insufficient funds …) is
 the command's answer too: its effects are rolled back, then the refusal is stored under the key in a
 second transaction, so the same key keeps getting it (as Stripe and TigerBeetle do) even if the money
 arrives later. A new attempt takes a new key.
@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters import idempotency
 from wallet.domain.errors import Refusal
-from wallet.service import settlement
+from wallet.service import balance_updates
 from wallet.service.refusals import problem_body, status_of
 
 Command = Callable[[AsyncSession], Awaitable[dict[str, Any]]]
@@ -59,11 +59,11 @@ class IdempotentExecutor:
             async with self.db.transaction() as session:
                 if not await idempotency.claim(session, scope, key, fingerprint, self.clock.now()):
                     return await self._replay(session, scope, key, fingerprint)
-                settlement.defer(session)
+                balance_updates.defer(session)
                 body = await command(session)
-                await idempotency.complete(session, scope, key, status, body)
-                # The balances last: the rows the command changes stay locked only for this and the commit.
-                await settlement.settle(session)
+                # The balances last, with the answer and the events: the rows the command changes stay locked
+                # only for this statement and the commit.
+                await balance_updates.settle(session, idempotency.answer(scope, key, status, body))
             self.outcomes.labels("executed").inc()
             return Outcome(status, body, replayed=False)
         except Refusal as refusal:

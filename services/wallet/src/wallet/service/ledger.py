@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 from platform_kit.clock import Clock
+from platform_kit.events.base import Event
 from platform_kit.events.wallet import AccountRef, OperationPosted, Posting
 from platform_kit.outbox import Outbox
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -16,7 +17,7 @@ from wallet.domain.accounts import AccountKey
 from wallet.domain.errors import ForbiddenConcessionaire
 from wallet.domain.ledger import account_changes
 from wallet.domain.operations import Operation
-from wallet.service import settlement
+from wallet.service import balance_updates
 
 
 class Ledger:
@@ -27,6 +28,10 @@ class Ledger:
 
     def now(self) -> datetime:
         return self.clock.now()
+
+    async def emit(self, session: AsyncSession, event: Event, *, occurred_at: datetime) -> None:
+        """Write `event` to the outbox with the transaction's last statement if it defers (balance_updates)."""
+        await balance_updates.emit(session, self.outbox, event, occurred_at=occurred_at)
 
     async def accounts(
         self, session: AsyncSession, keys: Iterable[AccountKey], acting: str | None
@@ -51,11 +56,11 @@ class Ledger:
         in the same step (posting a hold)."""
         resolved = await self.accounts(session, operation.accounts, acting)
         posted = await ledger.insert_operation(session, operation, resolved, self.now())
-        await self.outbox.add(session, operation_posted(posted), occurred_at=posted.created_at)
-        # Balances last (or at the end of the transaction, see settlement): the busiest rows are locked for
+        await self.emit(session, operation_posted(posted), occurred_at=posted.created_at)
+        # Balances last (or at the end of the transaction, see balance_updates): the busiest rows are locked for
         # the shortest time before the commit.
         changes = account_changes(operation.legs, released or {})
-        await settlement.change(session, {resolved[key].id: change for key, change in changes.items()})
+        await balance_updates.change(session, {resolved[key].id: change for key, change in changes.items()})
         return posted
 
 

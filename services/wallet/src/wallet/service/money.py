@@ -46,7 +46,7 @@ class Money:
         if existing is not None:
             return existing, False
         account = await self.directory.open(session, key, concessionaire_id, now)
-        await self.ledger.outbox.add(
+        await self.ledger.emit(
             session,
             AccountOpened(
                 account_id=account.id, player_id=player_id, concessionaire_id=concessionaire_id, currency=currency

@@ -1,0 +1,258 @@
+"""The wallet's money operations that other services call, declared once: each one's route (POST, the path
+below, answered 201 with the operation) and its body's schema, from which the wallet makes its route
+(wallet/api/internal.py) and its clients (the tournament director, the totalizator) their requests.
+
+A field or a path changed here changes the route and its callers together. Clients build a body with
+`Model.model_construct(...)`: the type checker checks its fields, and its values are left for the wallet to judge
+(a refusal is an answer the caller records, where a local ValidationError would be an error). Amounts are
+integers of minor units (floats are refused).
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from typing import Annotated, Any, Generic, Literal, TypeVar
+from urllib.parse import quote
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_AMOUNT = 10**15  # far above any real amount, far below 64-bit overflow when legs are summed
+
+Amount = Annotated[int, Field(strict=True, gt=0, le=MAX_AMOUNT, description="Integer minor units, > 0.")]
+AmountOrZero = Annotated[int, Field(strict=True, ge=0, le=MAX_AMOUNT, description="Integer minor units, ≥ 0.")]
+CurrencyCode = Annotated[str, Field(pattern=r"^[A-Z]{3}$", description="ISO 4217 code", examples=["EUR"])]
+Id = Annotated[str, Field(min_length=1, max_length=100)]
+Reference = Annotated[str | None, Field(max_length=200, description="The caller's own reference.")]
+
+
+class WalletBody(BaseModel):
+    """A request body: unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class EntryIn(WalletBody):
+    """Buy-in, rebuy or add-on: price = prize_part + fee (P-8.1); `jackpot_contribution` is part of the fee
+    (P-8.6)."""
+
+    kind: Literal["buy_in", "rebuy", "add_on"]
+    player_id: Id
+    currency: CurrencyCode
+    prize_part: AmountOrZero
+    fee: AmountOrZero
+    jackpot_contribution: AmountOrZero = 0
+
+
+class SatelliteEntryIn(WalletBody):
+    player_id: Id
+    satellite_tournament_id: Id
+    currency: CurrencyCode
+    prize_part: AmountOrZero
+    fee: AmountOrZero
+
+
+class SponsoredEntryIn(WalletBody):
+    """P-9.2: `amount` is the entry's prize part, paid into the escrow; `fee` stays with the concessionaire (it
+    would pay it to itself) but is taxed with it: the whole entry is the tax base (P-8.7)."""
+
+    player_id: Id
+    concessionaire_id: Id
+    currency: CurrencyCode
+    amount: Amount
+    fee: AmountOrZero = 0
+
+
+OverlayCause = Literal["guarantee", "cancellation"]
+
+
+class OverlayIn(WalletBody):
+    cause: OverlayCause
+    concessionaire_id: Id
+    currency: CurrencyCode
+    amount: Amount
+
+
+class PlayerAmount(WalletBody):
+    player_id: Id
+    amount: AmountOrZero
+
+
+class PayoutsIn(WalletBody):
+    currency: CurrencyCode
+    payouts: list[PlayerAmount] = Field(min_length=1, max_length=5000)
+
+
+class PlayerPrizeIn(WalletBody):
+    player_id: Id
+    amount: Amount
+
+
+class BonusPrizesIn(WalletBody):
+    """P-9.3: a bonus freeroll's prizes by final ranking, paid by the concessionaire that offers them (P-9.1)."""
+
+    concessionaire_id: Id
+    currency: CurrencyCode
+    prizes: list[PlayerPrizeIn] = Field(min_length=1, max_length=5000, description="One per player.")
+
+
+class EntryRefundIn(WalletBody):
+    player_id: Id
+    prize_part: AmountOrZero
+    fee: AmountOrZero
+
+
+class RefundsIn(WalletBody):
+    currency: CurrencyCode
+    refunds: list[EntryRefundIn] = Field(min_length=1, max_length=5000)
+
+
+class TaxAccrualIn(WalletBody):
+    concessionaire_id: Id
+    currency: CurrencyCode
+    amount: Amount
+
+
+class JackpotAwardIn(WalletBody):
+    player_id: Id
+    currency: CurrencyCode
+    amount: Amount
+
+
+class StakeIn(WalletBody):
+    player_id: Id
+    currency: CurrencyCode
+    amount: Amount
+    coupon_id: Reference = None
+
+
+class DrawPaymentsIn(WalletBody):
+    currency: CurrencyCode
+    payments: list[PlayerAmount] = Field(min_length=1, max_length=100_000)
+
+
+class OrganizerTransferIn(WalletBody):
+    kind: Literal["organizer_share", "organizer_top_up", "rounding_remainder", "jackpot_carry", "jackpot_release"]
+    currency: CurrencyCode
+    amount: Amount
+
+
+@dataclass(frozen=True)
+class WalletRequest:
+    """A call to the wallet as it is sent (and stored by a caller that must send it again after a crash)."""
+
+    path: str
+    body: dict[str, Any]
+
+
+Body = TypeVar("Body", bound=WalletBody)
+
+
+@dataclass(frozen=True)
+class WalletOperation(Generic[Body]):
+    name: str
+    """The route's name (its OpenAPI operation id starts with it)."""
+    path: str
+    """With `{placeholders}` for the ids it names, e.g. `/internal/v1/tournaments/{tournament_id}/entries`."""
+    body: type[Body]
+    tag: str
+    description: str | None
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The path's placeholders, in order."""
+        return tuple(field for _, field, _, _ in string.Formatter().parse(self.path) if field)
+
+    def request(self, body: Body, **ids: str) -> WalletRequest:
+        path = self.path.format(**{name: quote(value, safe="") for name, value in ids.items()})
+        return WalletRequest(path, body.model_dump(mode="json"))
+
+
+_TOURNAMENT = "/internal/v1/tournaments/{tournament_id}"
+_DRAW = "/internal/v1/draws/{draw_id}"
+
+PAID_ENTRY = WalletOperation(
+    "paid_entry",
+    f"{_TOURNAMENT}/entries",
+    EntryIn,
+    "tournaments",
+    """Buy-in, rebuy or add-on (P-8.1, P-4.4): prize part to the escrow, fee to the player's concessionaire's
+    margin (less `jackpot_contribution`, to its jackpot fund, P-8.6); the price is recorded as tax base (P-8.7).""",
+)
+SATELLITE_ENTRY = WalletOperation(
+    "satellite_entry",
+    f"{_TOURNAMENT}/satellite-entries",
+    SatelliteEntryIn,
+    "tournaments",
+    "P-3.4: a qualified player's entry, paid from the satellite's escrow, counted as a paid buy-in.",
+)
+SPONSORED_ENTRY = WalletOperation(
+    "sponsored_entry",
+    f"{_TOURNAMENT}/sponsored-entries",
+    SponsoredEntryIn,
+    "tournaments",
+    """P-9.2: the concessionaire buys a freeroll player's entry from its sponsorship account; the whole entry
+    (`amount` + `fee`) is recorded as tax base (P-8.7).""",
+)
+OVERLAY = WalletOperation(
+    "overlay",
+    f"{_TOURNAMENT}/overlays",
+    OverlayIn,
+    "tournaments",
+    "P-8.3 guarantee overlay or P-10.11 cancellation overlay, from the concessionaire's sponsorship account.",
+)
+PRIZE_PAYOUTS = WalletOperation(
+    "prize_payouts",
+    f"{_TOURNAMENT}/payouts",
+    PayoutsIn,
+    "tournaments",
+    "Prizes (P-8.4, P-8.5) from the escrow, all in one operation; refused if the escrow cannot cover them.",
+)
+BONUS_PRIZES = WalletOperation(
+    "bonus_prizes",
+    f"{_TOURNAMENT}/bonus-prizes",
+    BonusPrizesIn,
+    "tournaments",
+    """P-9.3: a bonus freeroll's prizes (P-9.1: offered by the concessionaire), all in one operation, from its
+    sponsorship account to each winner's bonus account (not withdrawable, no tax base); one prize per player.""",
+)
+REFUNDS = WalletOperation(
+    "refunds",
+    f"{_TOURNAMENT}/refunds",
+    RefundsIn,
+    "tournaments",
+    "P-10.10: the full price back, prize part from the escrow and fee from the concessionaire's margin.",
+)
+TAX_ACCRUAL = WalletOperation(
+    "tax_accrual",
+    f"{_TOURNAMENT}/tax-accruals",
+    TaxAccrualIn,
+    "tournaments",
+    "P-8.7: set the tax due on the tournament's base aside, from the concessionaire's margin.",
+)
+JACKPOT_AWARD = WalletOperation(
+    "jackpot_award",
+    "/internal/v1/jackpots/{concessionaire_id}/awards",
+    JackpotAwardIn,
+    "tournaments",
+    "P-8.6: pay a progressive jackpot from the concessionaire's jackpot fund.",
+)
+STAKE = WalletOperation("stake", f"{_DRAW}/stakes", StakeIn, "totalizator", None)
+DRAW_PAYOUTS = WalletOperation(
+    "draw_payouts",
+    f"{_DRAW}/payouts",
+    DrawPaymentsIn,
+    "totalizator",
+    "T-6: winning coupons' payouts from the draw's pool in their currency.",
+)
+DRAW_REFUNDS = WalletOperation(
+    "draw_refunds", f"{_DRAW}/refunds", DrawPaymentsIn, "totalizator", "T-5.5: stakes back from the draw's pool."
+)
+ORGANIZER_TRANSFER = WalletOperation(
+    "organizer_transfer",
+    f"{_DRAW}/organizer-transfers",
+    OrganizerTransferIn,
+    "totalizator",
+    """Between the draw's pool and the network: organizer share (T-1.1), top-up (T-6.2, T-4.4), rounding
+    remainder (T-6.3), jackpot carry and release (T-3.2, T-4).""",
+)

@@ -1,0 +1,52 @@
+"""The routes of the money operations other services call, made from their declarations in the kit
+(platform_kit.wallet_operations): the path, the body's schema, the name, the tag and the description come from
+there; the wallet gives only what the operation does with the body (its handler)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from platform_kit.wallet_operations import WalletBody, WalletOperation
+
+from wallet.adapters.ledger import PostedOperation
+from wallet.api.context import CommandContext, Internal
+from wallet.api.schemas import OperationOut
+
+Posted = PostedOperation
+Handler = Callable[..., Awaitable[PostedOperation]]
+"""`handler(command, session, body, **ids)`: posts the operation in the command's transaction."""
+
+
+def operation_routes(router: APIRouter) -> Callable[[WalletOperation[Any]], Callable[[Handler], Handler]]:
+    """`@posts(SPEC)` on a handler adds SPEC's route to `router`: POST, answered 201 with the operation, run
+    once per Idempotency-Key (CommandContext.post_operation)."""
+
+    def posts(spec: WalletOperation[Any]) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            async def endpoint(command: CommandContext, body: WalletBody, **ids: str) -> JSONResponse:
+                return await command.post_operation(body, lambda session: handler(command, session, body, **ids))
+
+            # FastAPI reads what to parse from the signature: the path's ids, the body's model, the command.
+            parameters = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=str) for name in spec.ids]
+            parameters.append(inspect.Parameter("body", inspect.Parameter.KEYWORD_ONLY, annotation=spec.body))
+            parameters.append(inspect.Parameter("command", inspect.Parameter.KEYWORD_ONLY, annotation=Internal))
+            endpoint.__signature__ = inspect.Signature(parameters, return_annotation=JSONResponse)  # type: ignore[attr-defined]
+            router.add_api_route(
+                spec.path.removeprefix(router.prefix),
+                endpoint,
+                methods=["POST"],
+                name=spec.name,
+                tags=[spec.tag],
+                description=inspect.cleandoc(spec.description or ""),
+                response_model=OperationOut,
+                status_code=201,
+            )
+            return handler
+
+        return register
+
+    return posts

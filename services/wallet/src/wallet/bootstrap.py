@@ -1,0 +1,65 @@
+"""The wallet's composition root: its use cases wired together over one runtime, what the API (at
+`app.state.services`) and the background tasks use. Every service has this shape: `bootstrap.build() -> Services`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from platform_kit.clock import Clock
+from platform_kit.runtime import ServiceRuntime
+
+from wallet.service.deposit_limits import DepositLimits
+from wallet.service.holds import Holds
+from wallet.service.idempotent import IdempotentExecutor
+from wallet.service.key_retention import KeyRetention
+from wallet.service.ledger import Ledger
+from wallet.service.money import Money
+from wallet.service.queries import Queries
+from wallet.service.reconciliation import Reconciler
+from wallet.settings import Settings
+
+
+@dataclass(frozen=True)
+class Services:
+    runtime: ServiceRuntime
+    money: Money
+    deposit_limits: DepositLimits
+    holds: Holds
+    queries: Queries
+    reconciler: Reconciler
+    executor: IdempotentExecutor
+    key_retention: KeyRetention
+    default_hold_ttl: timedelta
+
+
+def build(runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Services:
+    ledger = Ledger(runtime.outbox, clock)
+    deposit_limits = DepositLimits(clock, timedelta(hours=settings.deposit_limit_cooling_off_hours))
+    services = Services(
+        runtime=runtime,
+        money=Money(ledger, deposit_limits),
+        deposit_limits=deposit_limits,
+        holds=Holds(ledger, runtime.db),
+        queries=Queries(ledger),
+        reconciler=Reconciler(runtime.db, runtime.outbox, clock, runtime.registry),
+        executor=IdempotentExecutor(runtime.db, clock, runtime.registry),
+        key_retention=KeyRetention(
+            runtime.db, clock, runtime.registry, timedelta(hours=settings.idempotency_retention_hours)
+        ),
+        default_hold_ttl=timedelta(seconds=settings.hold_ttl_seconds),
+    )
+
+    async def sweep_holds() -> None:
+        await services.holds.sweep_forever(settings.hold_sweep_interval_seconds)
+
+    async def reconcile() -> None:
+        await services.reconciler.check_forever(settings.reconciliation_interval_seconds)
+
+    async def purge_idempotency_keys() -> None:
+        await services.key_retention.purge_forever(settings.idempotency_purge_interval_seconds)
+
+    runtime.in_background(sweep_holds)
+    runtime.in_background(reconcile)
+    runtime.in_background(purge_idempotency_keys)
+    return services
