@@ -34,6 +34,7 @@ from tournament_director.service.money import drive, raise_unless_done, step_by_
 from tournament_director.service.runs import act_on_run
 
 WALLET_KIND: dict[PurchaseKind, wallet_requests.PaidEntryKind] = {"rebuy": "rebuy", "addon": "add_on"}
+STEP_KIND: dict[PurchaseKind, StepKind] = {"rebuy": StepKind.REBUY, "addon": StepKind.ADDON}
 
 
 async def purchase(director: Director, command: Purchase) -> Purchased:
@@ -65,7 +66,7 @@ async def _record(
 ) -> MoneyStep:
     """The purchase's money step: the one `client_key` already asked for, or a new one the run allows now."""
     tournament_id = tournament.tournament_id
-    asked = await money_steps.find(session, tournament_id, StepKind(kind), player_id, client_key)
+    asked = await money_steps.find(session, tournament_id, STEP_KIND[kind], player_id, client_key)
     if asked is not None:
         return asked
     refuse_if_cancelled(tournament)
@@ -81,7 +82,7 @@ async def _record(
         raise Conflict(f"{kind}_refused", f"No {kind} now: {refusal.value}.", reason=refusal.value)
     earlier = [
         step
-        for step in await money_steps.of_tournament(session, tournament_id, [StepKind(kind)])
+        for step in await money_steps.of_tournament(session, tournament_id, [STEP_KIND[kind]])
         if step.player_id == player_id
     ]
     if any(step.status is StepStatus.PENDING for step in earlier):
@@ -101,7 +102,7 @@ async def _record(
         session,
         tournament_id=tournament_id,
         player_id=player_id,
-        kind=StepKind(kind),
+        kind=STEP_KIND[kind],
         key=f"{tournament_id}:{kind}:{player_id}:{len(earlier) + 1}",
         request=request,
         now=now,
