@@ -59,11 +59,9 @@ async def register(director: Director, command: RegisterPlayer) -> Registered:
     async with director.runtime.db.sessions() as session:
         tournament = await _tournament(session, t)
         previous = await tournaments.registration(session, t, player)
-        asked_before = previous is not None and previous.status in (
-            RegistrationStatus.PAYING,
-            RegistrationStatus.REGISTERED,
-        )
-        paid = await money_steps.by_key(session, _payment_key(previous)) if asked_before and previous else None
+        paid = None  # the payment of an earlier request: this one may be its repeat
+        if previous is not None and previous.status in (RegistrationStatus.PAYING, RegistrationStatus.REGISTERED):
+            paid = await money_steps.by_key(session, _payment_key(previous))
     if previous is not None and previous.status is RegistrationStatus.PAYING:
         # The same registration, asked again.
         assert paid is not None, f"{previous} is paying without a money step"
