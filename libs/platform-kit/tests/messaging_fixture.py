@@ -6,11 +6,13 @@ from platform_kit.bus import Envelope
 from platform_kit.db import Database
 from platform_kit.events import Event
 from platform_kit.runtime import add_messaging_tables
+from platform_kit.unit_of_work import reactions_table
 from sqlalchemy import Column, Integer, MetaData, String, Table, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 metadata = MetaData()
 add_messaging_tables(metadata)
+reactions_table(metadata)  # test_unit_of_work
 credits = Table(
     "credits",
     metadata,

@@ -12,7 +12,7 @@ from platform_kit.runtime import ServiceRuntime
 
 from tournament_director.adapters.orm import metadata
 from tournament_director.api import internal, lobby_schedule, public
-from tournament_director.service.wiring import build
+from tournament_director.bootstrap import build
 from tournament_director.settings import Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -31,7 +31,7 @@ def create_app(
     network to the wallet and the rating service (tests run those apps in process)."""
     settings = settings or Settings()
     runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
-    director = build(
+    services = build(
         runtime,
         settings,
         clock or SystemClock(),
@@ -48,5 +48,5 @@ def create_app(
         "operator, admin), `X-Principal-Id`, `X-Concessionaire-Id`. Money-moving calls carry an `Idempotency-Key`.",
         routers=[public.router, internal.router, lobby_schedule.router],
     )
-    app.state.director = director
+    app.state.services = services
     return app

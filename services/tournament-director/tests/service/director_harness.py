@@ -152,7 +152,7 @@ class Platform:
     # -- the director's API --------------------------------------------------------------------------------------
     @property
     def service(self) -> Director:
-        director: Director = self.director_app.state.director
+        director: Director = self.director_app.state.services.director
         return director
 
     async def create(self, body: dict[str, Any], headers: dict[str, str] = ADMIN) -> dict[str, Any]:

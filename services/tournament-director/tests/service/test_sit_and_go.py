@@ -5,10 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from director_harness import LosesAnswers, running
 from platform_kit.events import tournament as events
 from platform_kit.testing import eventually
 from tournament_director.domain.payouts import default_schedule, payout_amounts
+from tournament_director.service import lifecycle
 from tournament_director.service.money import drive_waiting
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}
@@ -192,3 +194,30 @@ async def test_a_request_that_died_with_its_payment_is_completed_by_the_money_wo
 
         assert (await platform.tournament(t))["registered"] == 1
         assert await platform.balance("ann") == FUNDS - 1_000
+
+
+async def test_p3_1_a_sit_and_go_whose_start_was_lost_after_the_last_payment_starts_at_the_next_clock_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start follows the last payment's commit (`SitAndGoFilled`, reacted to in its own unit of work): if it
+    fails, or the process dies in between, the payment stands, and the clock's pass starts the sit'n'go once the
+    reaction is `money_retry_seconds` overdue (issue 19)."""
+    async with running(tmp_path) as platform:
+        t = (await platform.create({"template": "heads_up_sit_and_go", "name": "HU", "buy_in": PRICE}))["tournament_id"]
+
+        async def lost(*_: object) -> None:
+            raise ConnectionError("the process died before starting it")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(lifecycle, "on_filled", lost)
+            for player in ("ann", "bob"):
+                await platform.fund(player, FUNDS)
+                assert (await platform.register(t, player)).status_code == 201
+        assert (await platform.tournament(t))["status"] == "registering"
+        assert await platform.balance("bob") == FUNDS - 1_000, "the payment that filled it is kept"
+
+        await platform.tick()
+        assert (await platform.tournament(t))["status"] == "registering", "not overdue yet: its process may be on it"
+        await platform.tick(timedelta(seconds=platform.service.settings.money_retry_seconds))
+        assert (await platform.tournament(t))["status"] == "running"
+        assert (await platform.settled(t))["status"] == "finished"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -75,8 +75,8 @@ async def record(
     now: datetime,
     player_id: str | None = None,
     client_key: str | None = None,
-) -> int:
-    """A new pending step; returns its id."""
+) -> MoneyStep:
+    """A new pending step, as recorded (its driver needs not read it back)."""
     result = await session.execute(
         money_steps.insert().values(
             tournament_id=tournament_id,
@@ -93,7 +93,21 @@ async def record(
         )
     )
     (step_id,) = result.inserted_primary_key  # type: ignore[attr-defined]
-    return int(step_id)
+    return MoneyStep(
+        step_id=int(step_id),
+        tournament_id=tournament_id,
+        player_id=player_id,
+        kind=kind,
+        idempotency_key=f"td:{key}",
+        client_key=client_key,
+        request=request,
+        status=StepStatus.PENDING,
+        attempts=0,
+        answer=None,
+        refusal_code=None,
+        created_at=now,
+        updated_at=now,
+    )
 
 
 async def get(session: AsyncSession, step_id: int, *, lock: bool = False) -> MoneyStep | None:
@@ -139,13 +153,15 @@ async def pending_for_player(session: AsyncSession, tournament_id: str, player_i
     return [_step(row) for row in (await session.execute(query)).mappings()]
 
 
-async def settle(session: AsyncSession, step_id: int, status: StepStatus, answer: Any, now: datetime) -> None:
+async def settle(session: AsyncSession, step: MoneyStep, status: StepStatus, answer: Any, now: datetime) -> MoneyStep:
+    """The step answered; returns it as it now stands."""
     refusal = answer.get("code") if status is StepStatus.REFUSED and isinstance(answer, dict) else None
     await session.execute(
         update(money_steps)
-        .where(money_steps.c.step_id == step_id)
+        .where(money_steps.c.step_id == step.step_id)
         .values(status=status.value, answer=json.dumps(answer), refusal_code=refusal, updated_at=now)
     )
+    return replace(step, status=status, answer=answer, refusal_code=refusal, updated_at=now)
 
 
 async def count_attempt(session: AsyncSession, step_id: int, now: datetime) -> None:

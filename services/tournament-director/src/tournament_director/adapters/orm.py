@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from platform_kit.db import BigIntPK, UtcDateTime
 from platform_kit.runtime import add_messaging_tables
+from platform_kit.unit_of_work import reactions_table
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -41,6 +42,7 @@ from sqlalchemy import (
 
 metadata = MetaData()
 add_messaging_tables(metadata)
+reactions_table(metadata)  # the internal events not yet reacted to (service/events.py)
 
 ID = String(64)
 

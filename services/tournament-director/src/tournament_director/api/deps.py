@@ -12,7 +12,7 @@ from tournament_director.service.principals import Principal, Role
 
 
 def director_of(request: Request) -> Director:
-    director: Director = request.app.state.director
+    director: Director = request.app.state.services.director
     return director
 
 

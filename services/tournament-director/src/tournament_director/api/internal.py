@@ -29,9 +29,22 @@ from tournament_director.api.schemas import (
     TournamentOut,
     UnregisteredOut,
 )
-from tournament_director.service import definitions, lifecycle, pauses, purchases, queries, registration
+from tournament_director.service import queries
 from tournament_director.service.cancellation_preview import preview as cancellation_preview_of
+from tournament_director.service.commands import (
+    Cancel,
+    CreateTournament,
+    Pause,
+    Purchase,
+    PurchaseKind,
+    RegisterPlayer,
+    Resume,
+    StartNow,
+    StopRecurring,
+    Unregister,
+)
 from tournament_director.service.context import Director
+from tournament_director.service.handlers import handle
 from tournament_director.service.principals import Principal, Role
 
 router = APIRouter(prefix="/internal/v1", tags=["administration"], dependencies=[Depends(require_internal_token)])
@@ -64,7 +77,7 @@ async def create_tournament(
     `concessionaire_id` (administrators; an operator's is their own), `jackpots`, `invited_player_ids`,
     `tournament_id`. Invalid: 422 `validation_failed` with `errors: [{field, code, message}]`. The same
     Idempotency-Key gives back the tournament it created (200)."""
-    record, created = await definitions.create(director, principal, body, key)
+    record, created = await handle(director, CreateTournament(principal, body, key))
     return JSONResponse(await queries.details(director, record.tournament_id), status_code=201 if created else 200)
 
 
@@ -86,10 +99,10 @@ async def register(
     registration: repeated, it answers the first answer; with another tournament, player or entry, 409
     `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_flight` (repeat it)."""
     principal.require_player_scope(body.player_id, body.concessionaire_id)
-    request = registration.RegistrationRequest(body.player_id, body.concessionaire_id, body.entry, body.ticket_code)
+    command = RegisterPlayer(tournament_id, body.player_id, body.concessionaire_id, body.entry, body.ticket_code, key)
 
     async def registered() -> dict[str, Any]:
-        done = await registration.register(director, tournament_id, request, key)
+        done = await handle(director, command)
         return RegisteredOut(
             tournament_id=done.tournament_id, player_id=done.player_id, entry=done.entry, registered=done.registered
         ).model_dump(mode="json")
@@ -111,7 +124,7 @@ async def unregister(
     409 `idempotency_key_reused`."""
 
     async def unregistered() -> dict[str, Any]:
-        refunded = await registration.unregister(director, principal, tournament_id, player_id)
+        refunded = await handle(director, Unregister(principal, tournament_id, player_id))
         return UnregisteredOut(tournament_id=tournament_id, player_id=player_id, refunded_cents=refunded).model_dump(
             mode="json"
         )
@@ -140,10 +153,10 @@ async def addon(
 
 
 async def _purchase(
-    director: Director, principal: Principal, tournament_id: str, body: PurchaseIn, kind: purchases.Kind, key: str
+    director: Director, principal: Principal, tournament_id: str, body: PurchaseIn, kind: PurchaseKind, key: str
 ) -> JSONResponse:
     async def purchased() -> dict[str, Any]:
-        done = await purchases.purchase(director, principal, tournament_id, body.player_id, kind, key)
+        done = await handle(director, Purchase(principal, tournament_id, body.player_id, kind, key))
         return PurchasedOut(**done.__dict__).model_dump(mode="json")
 
     fields = {"tournament_id": tournament_id, **body.model_dump(mode="json")}
@@ -154,9 +167,7 @@ async def _purchase(
     "/tournaments/{tournament_id}/start", response_model=TournamentOut, summary="Start a scheduled tournament now"
 )
 async def start(tournament_id: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
-    async with director.runtime.db.transaction() as session:
-        tournament = await _managed(director, session, tournament_id, principal)
-        await lifecycle.start_now(director, session, tournament)
+    await handle(director, StartNow(principal, tournament_id))
     return await queries.details(director, tournament_id)
 
 
@@ -168,9 +179,7 @@ async def start(tournament_id: str, director: DirectorDep, principal: PrincipalD
 async def stop_recurring(tournament_id: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
     """The sit'n'go plays as it is, but opens no successor when it fills (under its row lock, as the start that
     would open one). Idempotent: a tournament that does not recur answers as it is."""
-    async with director.runtime.db.transaction() as session:
-        await _managed(director, session, tournament_id, principal)
-        await tournaments.stop_recurring(session, tournament_id)
+    await handle(director, StopRecurring(principal, tournament_id))
     return await queries.details(director, tournament_id)
 
 
@@ -182,9 +191,7 @@ async def stop_recurring(tournament_id: str, director: DirectorDep, principal: P
 async def pause(tournament_id: str, body: PauseIn, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
     """The blind clock stops and no new hand is dealt (hands in progress finish); `clock.paused_at` says since
     when. 409 `tournament_already_paused`, `tournament_not_running`."""
-    async with director.runtime.db.transaction() as session:
-        tournament = await _managed(director, session, tournament_id, principal)
-        await pauses.pause(director, session, tournament, body.reason)
+    await handle(director, Pause(principal, tournament_id, body.reason))
     return await queries.details(director, tournament_id)
 
 
@@ -192,9 +199,7 @@ async def pause(tournament_id: str, body: PauseIn, director: DirectorDep, princi
 async def resume(tournament_id: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
     """The clock runs again from where it stopped and the tables deal. 409 `tournament_not_paused`,
     `tournament_not_running`."""
-    async with director.runtime.db.transaction() as session:
-        tournament = await _managed(director, session, tournament_id, principal)
-        await pauses.resume(director, session, tournament)
+    await handle(director, Resume(principal, tournament_id))
     return await queries.details(director, tournament_id)
 
 
@@ -219,16 +224,14 @@ async def cancel(
 
 
 async def _cancel(director: Director, principal: Principal, tournament_id: str, reason: str) -> CancelledOut:
-    async with director.runtime.db.transaction() as session:
-        tournament = await _managed(director, session, tournament_id, principal)
-        if tournament.status is tournaments.Status.CANCELLED:
-            return CancelledOut(
-                tournament_id=tournament_id, status="cancelled", reason=tournament.end_reason, rule=None, refunds=None
-            )
-        cancelled = await lifecycle.cancel(director, session, tournament, reason)
+    answer = await handle(director, Cancel(principal, tournament_id, reason))
+    if (cancelled := answer.cancelled) is None:
+        return CancelledOut(
+            tournament_id=tournament_id, status="cancelled", reason=answer.reason, rule=None, refunds=None
+        )
     refunds = [RefundOut(player_id=r.player_id, cash_cents=r.cash_cents, tickets=r.tickets) for r in cancelled.refunds]
     return CancelledOut(
-        tournament_id=tournament_id, status="cancelled", reason=reason, rule=cancelled.rule, refunds=refunds
+        tournament_id=tournament_id, status="cancelled", reason=answer.reason, rule=cancelled.rule, refunds=refunds
     )
 
 
@@ -294,13 +297,3 @@ def _sees(principal: Principal, player_id: str, item: dict[str, Any]) -> bool:
     return (
         principal.role in (Role.OPERATOR, Role.PARTNER) and item.get("concessionaire_id") == principal.concessionaire_id
     )
-
-
-async def _managed(
-    director: Director, session: Any, tournament_id: str, principal: Principal
-) -> tournaments.TournamentRecord:
-    tournament = await tournaments.get(session, tournament_id, lock=True)
-    if tournament is None:
-        raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")
-    principal.require_manager_of(tournament.concessionaire_id)
-    return tournament

@@ -15,8 +15,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tournament_director.adapters import runs
 from tournament_director.adapters.tournaments import Status, TournamentRecord
 from tournament_director.domain.run_results import refunds
+from tournament_director.service.commands import Cancelled
 from tournament_director.service.context import Director
-from tournament_director.service.lifecycle import Cancelled, every_entry_back
+from tournament_director.service.lifecycle import every_entry_back
 
 
 async def preview(director: Director, session: AsyncSession, tournament: TournamentRecord) -> Cancelled:

@@ -6,7 +6,9 @@ passed, each piece in its own transaction so that one failing tournament does no
 - a run whose level or break changes is told so (`on_clock` at `next_clock_change`, P-7);
 - a rebuy offer not answered in time counts as declined (P-4.2);
 - the holders of automatic satellite seats are registered to their target once it takes registrations (P-3.4);
-- answers kept under Idempotency-Keys past their retention are deleted, a batch per tick.
+- answers kept under Idempotency-Keys past their retention are deleted, a batch per tick;
+- internal events left without their reaction (a crash after their commit, a reaction that failed) are
+  reacted to (`platform_kit.unit_of_work`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ log = logging.getLogger(__name__)
 async def tick(director: Director) -> None:
     """One look at the clock: do what is due now."""
     now = director.now()
-    async with director.runtime.db.transaction() as session:
+    async with director.runtime.db.sessions() as session:
         opening = await tournaments.due_to_open(session, now)
         starting = await tournaments.due_to_start(session, now)
         levels = await runs.due_for_clock(session, now)
@@ -43,6 +45,7 @@ async def tick(director: Director) -> None:
         await _each(director, purchases.decline_lapsed, offer.tournament_id, offer.player_id)
     await satellites.register_automatic(director)
     await idempotent.purge_expired(director)
+    await director.reactions.recover()
 
 
 async def _on_clock(director: Director, session: AsyncSession, tournament_id: str) -> None:
@@ -51,11 +54,11 @@ async def _on_clock(director: Director, session: AsyncSession, tournament_id: st
 
 
 async def _each(director: Director, work: Callable[..., Awaitable[None]], *args: str) -> None:
-    """`work(director, session, *args)` in a transaction of its own; a failure is logged and tried again at the
+    """`work(director, session, *args)` in a unit of work of its own; a failure is logged and tried again at the
     next tick."""
     try:
-        async with director.runtime.db.transaction() as session:
-            await work(director, session, *args)
+        async with director.unit() as uow:
+            await work(director, uow.session, *args)
     except Exception:
         log.exception(
             "clock work failed; it is tried again at the next tick", extra={"work": work.__name__, "on": args}

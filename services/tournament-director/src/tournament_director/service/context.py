@@ -1,5 +1,5 @@
-"""What every use case needs: the runtime (database, outbox), settings, the injected clock and generator, the
-wallet and rating clients, and the director's metrics."""
+"""What every use case needs: the runtime (database, outbox), its units of work and their reactions, settings,
+the injected clock and generator, the wallet and rating clients, and the director's metrics."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from platform_kit.clock import Clock
 from platform_kit.db import after_commit
 from platform_kit.runtime import ServiceRuntime
+from platform_kit.unit_of_work import Reactions, UnitOfWork
 from prometheus_client import Counter
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -67,9 +68,11 @@ class Director:
     wallet: WalletClient
     rating: RatingClient
     metrics: Metrics
+    #: Internal event -> its reaction, run after the commit that raised it (`service.events`, see `bootstrap`).
+    reactions: Reactions
     #: Set when money steps were recorded that nobody is driving yet (the money worker waits on it).
     money_waiting: asyncio.Event = field(default_factory=asyncio.Event)
-    #: Money step kind -> what its answer does (registered by the use cases, see `wiring`).
+    #: Money step kind -> what its answer does (see `bootstrap`).
     completions: dict[StepKind, Completion] = field(default_factory=dict)
     #: The runs this process saved last (`adapters.runs`): no restore per hand while nobody else changed them.
     run_cache: RunCache = field(default_factory=RunCache)
@@ -84,6 +87,11 @@ class Director:
     @property
     def rebuy_offer_time(self) -> timedelta:
         return timedelta(seconds=self.settings.rebuy_offer_seconds)
+
+    def unit(self) -> UnitOfWork:
+        """The one transaction of a use case (or of one step of it: a payment's seat, then its answer); use
+        cases open no other."""
+        return self.reactions.unit()
 
     def now(self) -> datetime:
         return self.clock.now()

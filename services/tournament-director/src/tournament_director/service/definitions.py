@@ -31,6 +31,7 @@ from tournament_director.domain.entries import Price
 from tournament_director.domain.issues import DefinitionError, Issue
 from tournament_director.domain.jackpots import JackpotProgramme
 from tournament_director.domain.kinds import TournamentKind
+from tournament_director.service.commands import CreateTournament
 from tournament_director.service.context import Director
 from tournament_director.service.principals import Principal, Role
 
@@ -186,11 +187,10 @@ def _setup_issues(setup: TournamentSetup, definition: TournamentDefinition) -> l
     return issues
 
 
-async def create(
-    director: Director, principal: Principal, body: dict[str, Any], client_key: str | None
-) -> tuple[TournamentRecord, bool]:
+async def create(director: Director, command: CreateTournament) -> tuple[TournamentRecord, bool]:
     """Create a tournament (status `registering`, or `announced` until registration opens). Returns it and
     whether it is new: the same Idempotency-Key (or tournament_id) gives back the tournament it created."""
+    principal, body, client_key = command.principal, command.body, command.client_key
     principal.require_staff()
     if principal.role is Role.OPERATOR:
         body = {**body, "concessionaire_id": principal.concessionaire_id}
@@ -214,15 +214,15 @@ async def create(
         created_at=now,
         recurring=setup.recurring,
     )
-    async with director.runtime.db.transaction() as session:
-        if issues := await _target_issues(session, record):
+    async with director.unit() as uow:
+        if issues := await _target_issues(uow.session, record):
             raise invalid(issues)
-        existing = await tournaments.get(session, tournament_id)
+        existing = await tournaments.get(uow.session, tournament_id)
         if existing is not None:
             if existing.created_by != principal.subject_id or existing.definition != definition:
                 raise Conflict("tournament_exists", f"A different tournament {tournament_id} exists.")
             return existing, False
-        await open_in_lobby(director, session, record)
+        await open_in_lobby(director, uow.session, record)
     return record, True
 
 

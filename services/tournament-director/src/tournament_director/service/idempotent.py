@@ -99,10 +99,10 @@ async def _claim(director: Director, scope: str, key: str, fingerprint: str) -> 
     """The new claim's token, or None and the key as stored (None when it is gone meanwhile)."""
     token = uuid.uuid4().hex
     now = director.now()
-    async with director.runtime.db.transaction() as session:
-        if await idempotency.claim(session, scope, key, fingerprint, token, now):
+    async with director.unit() as uow:
+        if await idempotency.claim(uow.session, scope, key, fingerprint, token, now):
             return token, None
-        found = await idempotency.stored(session, scope, key)
+        found = await idempotency.stored(uow.session, scope, key)
         if found is not None and found.fingerprint != fingerprint:
             director.metrics.idempotent_requests.labels("key_reused").inc()
             raise Conflict(
@@ -114,14 +114,13 @@ async def _claim(director: Director, scope: str, key: str, fingerprint: str) -> 
         if found is None or found.status is not None or found.claimed_at > abandoned:
             return None, found
         # Unanswered for so long that its request died: this one runs it again.
-        taken = await idempotency.take_over(session, scope, key, found.claim, token, now)
+        taken = await idempotency.take_over(uow.session, scope, key, found.claim, token, now)
         return (token, None) if taken else (None, found)
 
 
 async def _execute(
     director: Director, scope: str, key: str, fingerprint: str, token: str, status: int, command: Command
 ) -> Outcome:
-    db = director.runtime.db
     try:
         outcome = Outcome(status, await command(), replayed=False)
     except ProblemError as error:
@@ -132,11 +131,11 @@ async def _execute(
     except Exception:
         await _release(director, scope, key, token)
         raise
-    async with db.transaction() as session:
-        if await idempotency.complete(session, scope, key, token, outcome.status, outcome.body):
+    async with director.unit() as uow:
+        if await idempotency.complete(uow.session, scope, key, token, outcome.status, outcome.body):
             director.metrics.idempotent_requests.labels("executed").inc()
             return outcome
-        first = await idempotency.stored(session, scope, key)
+        first = await idempotency.stored(uow.session, scope, key)
     # The claim was taken over (this request was slow, not dead) and the other request answered first.
     if first is not None and first.status is not None and first.fingerprint == fingerprint:
         return _replay(director, first)
@@ -145,8 +144,8 @@ async def _execute(
 
 async def _release(director: Director, scope: str, key: str, token: str) -> None:
     director.metrics.idempotent_requests.labels("released").inc()
-    async with director.runtime.db.transaction() as session:
-        await idempotency.release(session, scope, key, token)
+    async with director.unit() as uow:
+        await idempotency.release(uow.session, scope, key, token)
 
 
 def _replay(director: Director, found: StoredKey) -> Outcome:
@@ -164,5 +163,5 @@ async def purge_expired(director: Director) -> int:
     """Delete one batch of answered keys past their retention; returns how many (a key older than that runs
     as a new request: clients must not repeat a request after the retention)."""
     cutoff = director.now() - timedelta(hours=director.settings.idempotency_retention_hours)
-    async with director.runtime.db.transaction() as session:
-        return await idempotency.purge_answered_before(session, cutoff, PURGE_BATCH)
+    async with director.unit() as uow:
+        return await idempotency.purge_answered_before(uow.session, cutoff, PURGE_BATCH)

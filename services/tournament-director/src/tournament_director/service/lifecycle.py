@@ -4,10 +4,9 @@ running by the P-10 calculator."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from platform_kit.errors import Conflict
 from platform_kit.events import tournament as events
+from platform_kit.unit_of_work import UnitOfWork
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import money_steps, runs, tournaments
@@ -21,7 +20,10 @@ from tournament_director.domain.kinds import TournamentKind
 from tournament_director.domain.run import TournamentRun, default_entry
 from tournament_director.domain.run_results import refunds
 from tournament_director.service import recurring, settlement
+from tournament_director.service.commands import Cancel, CancelAnswer, Cancelled, StartNow
 from tournament_director.service.context import Director
+from tournament_director.service.events import SitAndGoFilled
+from tournament_director.service.principals import managed_tournament
 from tournament_director.service.runs import carry_out
 
 BELOW_MINIMUM = "below_minimum"
@@ -35,12 +37,14 @@ async def open_registration(director: Director, session: AsyncSession, tournamen
     await director.runtime.outbox.add(session, events.RegistrationOpened(tournament_id=tournament_id))
 
 
-async def start_if_full(director: Director, session: AsyncSession, tournament: TournamentRecord) -> None:
-    """P-3.1: a sit'n'go starts as soon as its last seat is paid for."""
-    if tournament.definition.kind is not TournamentKind.SIT_AND_GO:
+async def on_filled(director: Director, uow: UnitOfWork, event: SitAndGoFilled) -> None:
+    """P-3.1: a sit'n'go starts as soon as its last seat is paid for — once that payment committed, unless a
+    player left meanwhile (it then waits for the next one)."""
+    tournament = await tournaments.get(uow.session, event.tournament_id, lock=True)
+    if tournament is None or tournament.status is not Status.REGISTERING:
         return
-    if await tournaments.registered_count(session, tournament.tournament_id) == tournament.definition.max_players:
-        await start(director, session, tournament)
+    if await tournaments.registered_count(uow.session, tournament.tournament_id) == tournament.definition.max_players:
+        await start(director, uow.session, tournament)
 
 
 async def start_scheduled(director: Director, session: AsyncSession, tournament_id: str) -> None:
@@ -55,23 +59,30 @@ async def start_scheduled(director: Director, session: AsyncSession, tournament_
         await start(director, session, tournament)
 
 
-async def start_now(director: Director, session: AsyncSession, tournament: TournamentRecord) -> None:
+async def start_now(director: Director, command: StartNow) -> None:
     """An operator starts a scheduled tournament before its time (never below its minimum)."""
-    if tournament.status not in (Status.ANNOUNCED, Status.REGISTERING):
-        raise Conflict(
-            "not_startable", f"The tournament is {tournament.status.value}.", tournament_status=tournament.status.value
-        )
-    if tournament.definition.kind is TournamentKind.SIT_AND_GO:
-        raise Conflict("sit_and_go_starts_when_full", "A sit'n'go starts by itself when its seats are taken (P-3.1).")
-    registered = await tournaments.registered_count(session, tournament.tournament_id)
-    if registered < tournament.definition.min_players:
-        raise Conflict(
-            "not_enough_players",
-            f"{registered} players registered; this tournament starts with at least {tournament.definition.min_players}.",
-            registered=registered,
-            min_players=tournament.definition.min_players,
-        )
-    await start(director, session, tournament)
+    async with director.unit() as uow:
+        tournament = await managed_tournament(uow.session, command.tournament_id, command.principal)
+        if tournament.status not in (Status.ANNOUNCED, Status.REGISTERING):
+            raise Conflict(
+                "not_startable",
+                f"The tournament is {tournament.status.value}.",
+                tournament_status=tournament.status.value,
+            )
+        if tournament.definition.kind is TournamentKind.SIT_AND_GO:
+            raise Conflict(
+                "sit_and_go_starts_when_full", "A sit'n'go starts by itself when its seats are taken (P-3.1)."
+            )
+        registered = await tournaments.registered_count(uow.session, tournament.tournament_id)
+        minimum = tournament.definition.min_players
+        if registered < minimum:
+            raise Conflict(
+                "not_enough_players",
+                f"{registered} players registered; this tournament starts with at least {minimum}.",
+                registered=registered,
+                min_players=minimum,
+            )
+        await start(director, uow.session, tournament)
 
 
 async def start(director: Director, session: AsyncSession, tournament: TournamentRecord) -> None:
@@ -124,11 +135,13 @@ def entry_of(registration: Registration, definition: TournamentDefinition) -> En
     return default_entry(definition)
 
 
-@dataclass(frozen=True)
-class Cancelled:
-    #: The refund rule applied: P-10.1 … P-10.9 while running, P-10 before the start, P-3.2 below the minimum.
-    rule: str
-    refunds: list[events.Refund]
+async def cancel_by_operator(director: Director, command: Cancel) -> CancelAnswer:
+    """An operator's cancellation; a tournament cancelled already answers as it stands."""
+    async with director.unit() as uow:
+        tournament = await managed_tournament(uow.session, command.tournament_id, command.principal)
+        if tournament.status is Status.CANCELLED:
+            return CancelAnswer(tournament.end_reason, None)
+        return CancelAnswer(command.reason, await cancel(director, uow.session, tournament, command.reason))
 
 
 async def cancel(director: Director, session: AsyncSession, tournament: TournamentRecord, reason: str) -> Cancelled:
@@ -136,14 +149,14 @@ async def cancel(director: Director, session: AsyncSession, tournament: Tourname
     decides."""
     if tournament.status in (Status.ANNOUNCED, Status.REGISTERING):
         return await cancel_before_start(director, session, tournament, reason, rule="P-10")
-    if tournament.status is not Status.RUNNING:
-        raise Conflict(
-            "not_cancellable",
-            f"The tournament is {tournament.status.value}.",
-            tournament_status=tournament.status.value,
-        )
-    run = await runs.load(session, tournament.tournament_id, director.rng, director.run_cache)
-    assert run is not None, f"{tournament.tournament_id} is running without a run"
+    run = None
+    if tournament.status is Status.RUNNING:
+        run = await runs.load(session, tournament.tournament_id, director.rng, director.run_cache)
+        assert run is not None, f"{tournament.tournament_id} is running without a run"
+    if run is None or run.is_over:
+        # A run over is finished: its settlement is under way (`RunFinished`, reacted to after its last hand).
+        status = tournament.status.value if run is None else Status.FINISHED.value
+        raise Conflict("not_cancellable", f"The tournament is {status}.", tournament_status=status)
     cancellation = run.cancel(max(director.now(), run.now), reason)
     await tournaments.set_status(session, tournament.tournament_id, Status.CANCELLED, run.now, reason=reason)
     await carry_out(director, session, tournament, run, cancellation.messages)

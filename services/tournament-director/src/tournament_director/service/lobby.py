@@ -15,8 +15,9 @@ import logging
 
 from tournament_director.adapters import lobby_entries
 from tournament_director.domain.lobby_schedule import LobbyEntry, creation_body
-from tournament_director.service import definitions
+from tournament_director.service.commands import CreateTournament
 from tournament_director.service.context import Director
+from tournament_director.service.handlers import handle
 from tournament_director.service.principals import Principal, Role
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class Lobby:
             if body["tournament_id"] in self._open:
                 continue
             try:
-                await definitions.create(director, scheduler, body, None)
+                await handle(director, CreateTournament(scheduler, body, None))
             except Exception:
                 log.exception("a lobby entry could not be opened; tried again later", extra={"entry": entry.key})
                 continue

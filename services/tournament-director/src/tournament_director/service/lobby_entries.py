@@ -73,11 +73,11 @@ async def create(director: Director, principal: Principal, body: dict[str, Any])
     sponsor = principal.concessionaire_id if principal.role is Role.OPERATOR else None
     definitions.build_definition({**creation_body(entry, director.now()), "concessionaire_id": sponsor})
     taken = {e.key for e in director.settings.lobby_entries()}
-    async with director.runtime.db.transaction() as session:
-        if entry.key in taken or await lobby_entries.get(session, entry.key) is not None:
+    async with director.unit() as uow:
+        if entry.key in taken or await lobby_entries.get(uow.session, entry.key) is not None:
             raise Conflict("lobby_entry_exists", f"The lobby's schedule has an entry {entry.key!r} already.")
-        await lobby_entries.insert_entry(session, entry, sponsor, principal.subject_id, director.now())
-        stored = await lobby_entries.get(session, entry.key)
+        await lobby_entries.insert_entry(uow.session, entry, sponsor, principal.subject_id, director.now())
+        stored = await lobby_entries.get(uow.session, entry.key)
     assert stored is not None
     return view(stored)
 
@@ -85,16 +85,16 @@ async def create(director: Director, principal: Principal, body: dict[str, Any])
 async def disable(director: Director, principal: Principal, key: str) -> dict[str, Any]:
     """Idempotent: a disabled entry answers as it is."""
     principal.require_staff()
-    async with director.runtime.db.transaction() as session:
-        stored = await lobby_entries.get(session, key)
+    async with director.unit() as uow:
+        stored = await lobby_entries.get(uow.session, key)
         if stored is None or (
             principal.role is Role.OPERATOR and stored.concessionaire_id != principal.concessionaire_id
         ):
             raise NotFound("lobby_entry_not_found", f"No entry {key!r} in your lobby schedule.")
-        await lobby_entries.disable(session, key, director.now())
+        await lobby_entries.disable(uow.session, key, director.now())
         if stored.entry.every_minutes is None:
-            await _end_chain(session, tournament_id(stored.entry))
-        stored = await lobby_entries.get(session, key)
+            await _end_chain(uow.session, tournament_id(stored.entry))
+        stored = await lobby_entries.get(uow.session, key)
     assert stored is not None
     return view(stored)
 

@@ -35,13 +35,10 @@ INTERACTIVE = frozenset(
 )
 
 
-async def drive(director: Director, step_id: int) -> MoneyStep:
+async def drive(director: Director, step: MoneyStep) -> MoneyStep:
     """Make the step's wallet call and apply the answer; the step as it stands afterwards (still pending when
-    the wallet could not be reached)."""
-    db = director.runtime.db
-    async with db.sessions() as session:  # a read: the answer is applied under the step's lock below
-        step = await money_steps.get(session, step_id)
-    assert step is not None, f"no money step {step_id}"
+    the wallet could not be reached). `step` is the step as its caller recorded or read it: the answer is
+    applied under the step's lock, once, whoever else drives it meanwhile."""
     if step.status is not StepStatus.PENDING:
         return step
     try:
@@ -50,23 +47,21 @@ async def drive(director: Director, step_id: int) -> MoneyStep:
         log.warning(
             "wallet call failed; it will be made again", extra={"key": step.idempotency_key, "error": str(error)}
         )
-        async with db.transaction() as session:
-            await money_steps.count_attempt(session, step_id, director.now())
+        async with director.unit() as uow:
+            await money_steps.count_attempt(uow.session, step.step_id, director.now())
         director.metrics.money_steps.labels(step.kind, "unavailable").inc()
         return step
-    async with db.transaction() as session:
-        current = await money_steps.get(session, step_id, lock=True)
-        assert current is not None
+    async with director.unit() as uow:
+        current = await money_steps.get(uow.session, step.step_id, lock=True)
+        assert current is not None, f"no money step {step.step_id}"
         if current.status is not StepStatus.PENDING:
             return current  # another driver applied the same answer first
-        await _apply(director, session, current, answer)
-        settled = await money_steps.get(session, step_id)
-    assert settled is not None
+        settled = await _apply(director, uow.session, current, answer)
     director.metrics.money_steps.labels(step.kind, settled.status.value).inc()
     return settled
 
 
-async def _apply(director: Director, session: AsyncSession, step: MoneyStep, answer: Answer) -> None:
+async def _apply(director: Director, session: AsyncSession, step: MoneyStep, answer: Answer) -> MoneyStep:
     status = StepStatus.DONE if answer.ok else StepStatus.REFUSED
     if not answer.ok:
         # A player's refused payment is ordinary (insufficient funds); a refused settlement step is a bug.
@@ -76,14 +71,15 @@ async def _apply(director: Director, session: AsyncSession, step: MoneyStep, ans
             "wallet refused a money step",
             extra={"key": step.idempotency_key, "code": answer.code},
         )
-    await money_steps.settle(session, step.step_id, status, answer.body, director.now())
+    settled = await money_steps.settle(session, step, status, answer.body, director.now())
     await director.completions[step.kind](director, session, step, answer)
+    return settled
 
 
 async def drive_waiting(director: Director) -> None:
     """One pass of the money worker: every settlement step, and every request's step left behind."""
     now = director.now()
-    async with director.runtime.db.transaction() as session:
+    async with director.runtime.db.sessions() as session:
         waiting = await money_steps.pending(session)
     stale_before = now - timedelta(seconds=director.settings.money_retry_seconds)
     by_tournament: dict[str, list[MoneyStep]] = {}
@@ -99,7 +95,7 @@ async def _drive_in_order(director: Director, steps: Sequence[MoneyStep], stale_
         if interactive and step.updated_at > stale_before:
             continue  # its request is still driving it
         try:
-            driven = await drive(director, step.step_id)
+            driven = await drive(director, step)
         except Exception:
             # Its answer could not be applied (a bug): it stays pending and is tried again at the next pass.
             log.exception("money step failed", extra={"key": step.idempotency_key})

@@ -6,7 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from platform_kit.errors import Forbidden
+from platform_kit.errors import Forbidden, NotFound
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tournament_director.adapters import tournaments
+from tournament_director.adapters.tournaments import TournamentRecord
 
 
 class Role(StrEnum):
@@ -47,3 +51,12 @@ class Principal:
         self.require_staff()
         if self.role is Role.OPERATOR and concessionaire_id != self.concessionaire_id:
             raise Forbidden("forbidden", "This tournament belongs to another concessionaire.")
+
+
+async def managed_tournament(session: AsyncSession, tournament_id: str, principal: Principal) -> TournamentRecord:
+    """The tournament (row locked) that `principal` manages: 404 when there is none, 403 when it is not theirs."""
+    tournament = await tournaments.get(session, tournament_id, lock=True)
+    if tournament is None:
+        raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")
+    principal.require_manager_of(tournament.concessionaire_id)
+    return tournament

@@ -12,9 +12,7 @@ A rebuy offer not answered in time counts as declined (`decline_lapsed`): the pl
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
 
 from platform_kit.errors import Conflict, NotFound
 from platform_kit.events import tournament as events
@@ -30,37 +28,27 @@ from tournament_director.domain.run import RunError, TournamentRun
 from tournament_director.domain.run_messages import Message
 from tournament_director.service import jackpots
 from tournament_director.service.cancelled import refuse_if_cancelled
+from tournament_director.service.commands import Purchase, Purchased, PurchaseKind
 from tournament_director.service.context import Director
 from tournament_director.service.money import drive, raise_unless_done, step_by_key
-from tournament_director.service.principals import Principal
 from tournament_director.service.runs import act_on_run
 
-Kind = Literal["rebuy", "addon"]
-WALLET_KIND: dict[Kind, wallet_requests.PaidEntryKind] = {"rebuy": "rebuy", "addon": "add_on"}
+WALLET_KIND: dict[PurchaseKind, wallet_requests.PaidEntryKind] = {"rebuy": "rebuy", "addon": "add_on"}
+STEP_KIND: dict[PurchaseKind, StepKind] = {"rebuy": StepKind.REBUY, "addon": StepKind.ADDON}
 
 
-@dataclass(frozen=True)
-class Purchased:
-    tournament_id: str
-    player_id: str
-    kind: Kind
-    chips: int
-    price_cents: int
-
-
-async def purchase(
-    director: Director, principal: Principal, tournament_id: str, player_id: str, kind: Kind, client_key: str
-) -> Purchased:
-    async with director.runtime.db.transaction() as session:
-        tournament = await tournaments.get(session, tournament_id)
+async def purchase(director: Director, command: Purchase) -> Purchased:
+    tournament_id, player_id, kind = command.tournament_id, command.player_id, command.kind
+    async with director.unit() as uow:
+        tournament = await tournaments.get(uow.session, tournament_id)
         if tournament is None:
             raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")
-        registration = await tournaments.registration(session, tournament_id, player_id)
+        registration = await tournaments.registration(uow.session, tournament_id, player_id)
         if registration is None:
             raise NotFound("not_registered", "The player is not in this tournament.")
-        principal.require_player_scope(player_id, registration.concessionaire_id)
-        step_id = await _record(director, session, tournament, player_id, kind, client_key)
-    step = await drive(director, step_id)
+        command.principal.require_player_scope(player_id, registration.concessionaire_id)
+        recorded = await _record(director, uow.session, tournament, player_id, kind, command.client_key)
+    step = await drive(director, recorded)
     raise_unless_done(step)
     if await step_by_key(director, _refund_key(step)) is not None:
         raise Conflict(f"{kind}_refused", f"The {kind} could no longer be applied; the payment was refunded.")
@@ -73,14 +61,14 @@ async def _record(
     session: AsyncSession,
     tournament: TournamentRecord,
     player_id: str,
-    kind: Kind,
+    kind: PurchaseKind,
     client_key: str,
-) -> int:
+) -> MoneyStep:
     """The purchase's money step: the one `client_key` already asked for, or a new one the run allows now."""
     tournament_id = tournament.tournament_id
-    asked = await money_steps.find(session, tournament_id, StepKind(kind), player_id, client_key)
+    asked = await money_steps.find(session, tournament_id, STEP_KIND[kind], player_id, client_key)
     if asked is not None:
-        return asked.step_id
+        return asked
     refuse_if_cancelled(tournament)
     run = await runs.load(session, tournament_id, director.rng, director.run_cache)
     if tournament.status is not Status.RUNNING or run is None or run.is_over:
@@ -94,7 +82,7 @@ async def _record(
         raise Conflict(f"{kind}_refused", f"No {kind} now: {refusal.value}.", reason=refusal.value)
     earlier = [
         step
-        for step in await money_steps.of_tournament(session, tournament_id, [StepKind(kind)])
+        for step in await money_steps.of_tournament(session, tournament_id, [STEP_KIND[kind]])
         if step.player_id == player_id
     ]
     if any(step.status is StepStatus.PENDING for step in earlier):
@@ -114,7 +102,7 @@ async def _record(
         session,
         tournament_id=tournament_id,
         player_id=player_id,
-        kind=StepKind(kind),
+        kind=STEP_KIND[kind],
         key=f"{tournament_id}:{kind}:{player_id}:{len(earlier) + 1}",
         request=request,
         now=now,
@@ -128,7 +116,7 @@ async def on_paid(director: Director, session: AsyncSession, step: MoneyStep, an
         return
     player = step.player_id
     assert player is not None
-    kind: Kind = "rebuy" if step.kind is StepKind.REBUY else "addon"
+    kind: PurchaseKind = "rebuy" if step.kind is StepKind.REBUY else "addon"
 
     def buy(run: TournamentRun, now: datetime) -> tuple[Message, ...]:
         return run.rebuy(player, now) if kind == "rebuy" else run.addon(player, now)
@@ -193,7 +181,7 @@ def _refund_key(step: MoneyStep) -> str:
     return f"{step.idempotency_key.removeprefix('td:')}:refund"
 
 
-def _offer(definition: TournamentDefinition, kind: Kind) -> RebuySettings | AddonSettings:
+def _offer(definition: TournamentDefinition, kind: PurchaseKind) -> RebuySettings | AddonSettings:
     """The rebuy or add-on the definition offers (the run refuses a purchase the definition does not offer)."""
     offer = definition.rebuy if kind == "rebuy" else definition.addon
     assert offer is not None, f"no {kind} in this definition"

@@ -17,8 +17,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tournament_director.adapters import tournaments
 from tournament_director.adapters.tournaments import Status, TournamentRecord
 from tournament_director.domain.kinds import TournamentKind
+from tournament_director.service.commands import StopRecurring
 from tournament_director.service.context import Director
 from tournament_director.service.definitions import open_in_lobby
+from tournament_director.service.principals import managed_tournament
 
 
 def successor_id(tournament_id: str) -> str:
@@ -45,3 +47,11 @@ async def reopen(director: Director, session: AsyncSession, filled: TournamentRe
         settled_at=None,
     )
     await open_in_lobby(director, session, successor)
+
+
+async def stop(director: Director, command: StopRecurring) -> None:
+    """The sit'n'go plays as it is, but opens no successor when it fills (under its row lock, as the start that
+    would open one). Idempotent: a tournament that does not recur stays as it is."""
+    async with director.unit() as uow:
+        await managed_tournament(uow.session, command.tournament_id, command.principal)
+        await tournaments.stop_recurring(uow.session, command.tournament_id)

@@ -2,20 +2,18 @@
 
 Registering: the player must be eligible (rating: tiers, invitation, bans, P-11.7, P-12.5) and have an account
 in the tournament's currency (opened on demand). A seat is then held (`paying`) and the money step recorded in
-one transaction; the wallet is called with the step's key; its answer registers the player (and starts a full
-sit'n'go) or frees the seat, in the transaction that records it. A freeroll entrant pays nothing: registered
-at once, whatever entry the request names; a `freeroll` entry elsewhere is refused rather than charged. A
-ticket entry moves the ticket's value from the escrow that backs it (P-3.4); so does a satellite
-entry, which takes the seat the player won in one of the tournament's satellites (no code to type). A target
-closed to buy-ins (`direct_buy_in` false) takes only those.
+one unit of work; the wallet is called with the step's key; its answer registers the player or frees the seat,
+in the unit of work that records it. A sit'n'go filled by that answer starts once it committed
+(`SitAndGoFilled`). A freeroll entrant pays nothing: registered at once, whatever entry the request names; a
+`freeroll` entry elsewhere is refused rather than charged. A ticket entry moves the ticket's value from the
+escrow that backs it (P-3.4); so does a satellite entry, which takes the seat the player won in one of the
+tournament's satellites (no code to type). A target closed to buy-ins (`direct_buy_in` false) takes only those.
 
 Leaving (the player, a sanction, or a payment confirmed after the start): the entry comes back as it was paid
 — cash through the wallet, a ticket as a fresh ticket (P-10.12).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from platform_kit.errors import Conflict, Forbidden, NotFound, ProblemError, Unavailable
 from platform_kit.events import tournament as events
@@ -33,12 +31,14 @@ from tournament_director.adapters.tournaments import (
     Status,
     TournamentRecord,
 )
-from tournament_director.service import jackpots, lifecycle
+from tournament_director.domain.kinds import TournamentKind
+from tournament_director.service import jackpots
 from tournament_director.service import tickets as ticket_service
 from tournament_director.service.cancelled import refuse_if_cancelled
+from tournament_director.service.commands import Registered, RegisterPlayer, Unregister
 from tournament_director.service.context import Director
+from tournament_director.service.events import SitAndGoFilled
 from tournament_director.service.money import drive, raise_unless_done, refusal, step_by_key
-from tournament_director.service.principals import Principal
 
 OPEN = (Status.ANNOUNCED, Status.REGISTERING)
 #: Refund step kind -> why the player left (`tournament.player.unregistered`).
@@ -50,54 +50,42 @@ REFUND_REASONS = {
 }
 
 
-@dataclass(frozen=True)
-class RegistrationRequest:
-    player_id: str
-    concessionaire_id: str
-    #: How the player asks to enter (a freeroll registers for free whatever it says).
-    entry: events.RegistrationEntry
-    ticket_code: str | None = None
-
-
-@dataclass(frozen=True)
-class Registered:
-    tournament_id: str
-    player_id: str
-    entry: str
-    registered: int
-
-
-async def register(
-    director: Director, tournament_id: str, request: RegistrationRequest, client_key: str | None
-) -> Registered:
-    db = director.runtime.db
+async def register(director: Director, command: RegisterPlayer) -> Registered:
+    """Two units of work: the seat held with its payment recorded, then (after the wallet's answer) the answer
+    applied; a freeroll or an entry paid from this tournament's own escrow is registered in the first."""
+    t, player = command.tournament_id, command.player_id
     # Reads without a transaction (one round trip each on PostgreSQL): what they find is checked again where
     # it matters, under the seat's lock in `_hold_seat`.
-    async with db.sessions() as session:
-        tournament = await _tournament(session, tournament_id)
-        previous = await tournaments.registration(session, tournament_id, request.player_id)
+    async with director.runtime.db.sessions() as session:
+        tournament = await _tournament(session, t)
+        previous = await tournaments.registration(session, t, player)
+        paid = None  # the payment of an earlier request: this one may be its repeat
+        if previous is not None and previous.status in (RegistrationStatus.PAYING, RegistrationStatus.REGISTERED):
+            paid = await money_steps.by_key(session, _payment_key(previous))
     if previous is not None and previous.status is RegistrationStatus.PAYING:
-        return await _finish_paying(director, tournament, previous)  # the same registration, asked again
+        # The same registration, asked again.
+        assert paid is not None, f"{previous} is paying without a money step"
+        raise_unless_done(await drive(director, paid))
+        return await _registered(director, t, player)
     if previous is not None and previous.status is RegistrationStatus.REGISTERED:
-        paid = await step_by_key(director, _payment_key(previous))
-        if client_key is not None and paid is not None and paid.client_key == client_key:
-            return await _registered(director, tournament_id, request.player_id)  # a retry of the request
+        if command.client_key is not None and paid is not None and paid.client_key == command.client_key:
+            return await _registered(director, t, player)  # a retry of the request
         raise Conflict("already_registered", "The player is registered for this tournament.")
     refuse_if_cancelled(tournament)
     if tournament.status is not Status.REGISTERING:
         raise Conflict("registration_closed", f"Registration is not open: the tournament is {tournament.status.value}.")
-    if request.entry == "freeroll" and tournament.definition.freeroll is None:
+    if command.entry == "freeroll" and tournament.definition.freeroll is None:
         # 422, as the entry was refused before `freeroll` was a word of the registration API.
         raise ProblemError(
             "not_a_freeroll", "This tournament is not a freeroll: enter with buy_in, ticket or satellite.", status=422
         )
-    await _check_eligible(director, tournament, request.player_id)
-    await _open_account(director, tournament, request)
-    async with db.transaction() as session:
-        step_id = await _hold_seat(director, session, tournament_id, request, client_key)
-    if step_id is not None:
-        raise_unless_done(await drive(director, step_id))
-    return await _registered(director, tournament_id, request.player_id)
+    await _check_eligible(director, tournament, player)
+    await _open_account(director, tournament, command)
+    async with director.unit() as uow:
+        step = await _hold_seat(director, uow.session, command)
+    if step is not None:
+        raise_unless_done(await drive(director, step))
+    return await _registered(director, t, player)
 
 
 async def _tournament(session: AsyncSession, tournament_id: str) -> TournamentRecord:
@@ -123,7 +111,7 @@ async def _check_eligible(director: Director, tournament: TournamentRecord, play
         )
 
 
-async def _open_account(director: Director, tournament: TournamentRecord, request: RegistrationRequest) -> None:
+async def _open_account(director: Director, tournament: TournamentRecord, request: RegisterPlayer) -> None:
     try:
         answer = await director.wallet.open_account(request.player_id, request.concessionaire_id, tournament.currency)
     except ServiceUnavailable:
@@ -132,10 +120,9 @@ async def _open_account(director: Director, tournament: TournamentRecord, reques
         raise refusal(answer)
 
 
-async def _hold_seat(
-    director: Director, session: AsyncSession, tournament_id: str, request: RegistrationRequest, client_key: str | None
-) -> int | None:
+async def _hold_seat(director: Director, session: AsyncSession, request: RegisterPlayer) -> MoneyStep | None:
     """Hold a seat and record the payment; None when there is nothing to pay (a freeroll: registered now)."""
+    tournament_id = request.tournament_id
     tournament = await tournaments.get(session, tournament_id, lock=True)
     assert tournament is not None
     refuse_if_cancelled(tournament)
@@ -180,10 +167,10 @@ async def _hold_seat(
     if status is RegistrationStatus.REGISTERED:
         await _announce(director, session, tournament, registration)
         return None
-    return await _record_payment(director, session, tournament, registration, client_key)
+    return await _record_payment(director, session, tournament, registration, request.client_key)
 
 
-async def _ticket_for(session: AsyncSession, request: RegistrationRequest, tournament: TournamentRecord) -> Ticket:
+async def _ticket_for(session: AsyncSession, request: RegisterPlayer, tournament: TournamentRecord) -> Ticket:
     """The ticket a ticket entry names, or the seat a satellite entry takes (P-3.4)."""
     if request.entry == "satellite":
         seat = await tickets.satellite_seat(session, request.player_id, tournament.tournament_id)
@@ -201,7 +188,7 @@ async def _record_payment(
     tournament: TournamentRecord,
     registration: Registration,
     client_key: str | None,
-) -> int:
+) -> MoneyStep:
     t, player = tournament.tournament_id, registration.player_id
     if registration.ticket_code is not None:
         ticket = await tickets.get(session, registration.ticket_code)
@@ -227,13 +214,6 @@ async def _record_payment(
     )
 
 
-async def _finish_paying(director: Director, tournament: TournamentRecord, registration: Registration) -> Registered:
-    step = await step_by_key(director, _payment_key(registration))
-    assert step is not None, f"{registration} is paying without a money step"
-    raise_unless_done(await drive(director, step.step_id))
-    return await _registered(director, tournament.tournament_id, registration.player_id)
-
-
 async def _registered(director: Director, tournament_id: str, player_id: str) -> Registered:
     async with director.runtime.db.sessions() as session:
         registration = await tournaments.registration(session, tournament_id, player_id)
@@ -257,7 +237,8 @@ async def _announce(
         registered=count,
     )
     await director.runtime.outbox.add(session, registered)
-    await lifecycle.start_if_full(director, session, tournament)
+    if tournament.definition.kind is TournamentKind.SIT_AND_GO and count == tournament.definition.max_players:
+        await director.reactions.raise_event(session, SitAndGoFilled(tournament.tournament_id))  # P-3.1
 
 
 async def on_entry_paid(director: Director, session: AsyncSession, step: MoneyStep, answer: Answer) -> None:
@@ -283,9 +264,11 @@ async def on_entry_paid(director: Director, session: AsyncSession, step: MoneySt
     await _announce(director, session, tournament, registration)
 
 
-async def unregister(director: Director, principal: Principal, tournament_id: str, player_id: str) -> int:
+async def unregister(director: Director, command: Unregister) -> int:
     """The player leaves before the start; returns the cash refunded (0 for a ticket or a freeroll)."""
-    async with director.runtime.db.transaction() as session:
+    principal, tournament_id, player_id = command.principal, command.tournament_id, command.player_id
+    async with director.unit() as uow:
+        session = uow.session
         tournament = await tournaments.get(session, tournament_id, lock=True)
         if tournament is None:
             raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")
@@ -295,17 +278,16 @@ async def unregister(director: Director, principal: Principal, tournament_id: st
         principal.require_player_scope(player_id, registration.concessionaire_id)
         if registration.status is RegistrationStatus.PAYING:
             raise Conflict("payment_in_progress", "The registration's payment is still being confirmed.")
-        step_id = None
+        refund = None
         if registration.status is RegistrationStatus.REGISTERED:
             refuse_if_cancelled(tournament)
             if tournament.status not in OPEN:
                 raise Conflict("already_started", f"The tournament is {tournament.status.value}: too late to leave.")
-            step_id = await give_back(director, session, tournament, registration, kind=StepKind.UNREGISTER_REFUND)
+            refund = await give_back(director, session, tournament, registration, kind=StepKind.UNREGISTER_REFUND)
     if registration.status is RegistrationStatus.REFUNDING:
         refund = await step_by_key(director, _refund_key(registration))
-        step_id = None if refund is None else refund.step_id
-    if step_id is not None:
-        raise_unless_done(await drive(director, step_id))
+    if refund is not None:
+        raise_unless_done(await drive(director, refund))
     return registration.prize_part_cents + registration.fee_cents if registration.entry == "buy_in" else 0
 
 
@@ -316,7 +298,7 @@ async def give_back(
     registration: Registration,
     *,
     kind: StepKind,
-) -> int | None:
+) -> MoneyStep | None:
     """The entry back as it was paid; `kind` says why (`REFUND_REASONS`). Returns the refund's money step, or
     None when nothing goes through the wallet (a ticket comes back as a fresh one; a freeroll cost nothing)."""
     t, player = tournament.tournament_id, registration.player_id
@@ -325,7 +307,7 @@ async def give_back(
         request = wallet_requests.refunds(
             t, tournament.currency, [(player, registration.prize_part_cents, registration.fee_cents)]
         )
-        step_id = await money_steps.record(
+        step = await money_steps.record(
             session,
             tournament_id=t,
             player_id=player,
@@ -336,7 +318,7 @@ async def give_back(
         )
         if kind is not StepKind.UNREGISTER_REFUND:
             director.wake_money_worker_after_commit(session)
-        return step_id
+        return step
     if registration.ticket_code is not None:
         await ticket_service.issue(
             director,

@@ -3,7 +3,8 @@
 `act_on_run` loads the run (row locked: calls on one tournament never interleave), makes one call, and
 `carry_out` publishes its messages in order through the outbox — table commands to the shard that owns each
 table, tournament events to the exchange — records what the service must remember (rebuy offers, standings,
-the settlement of a finish, jackpot awards) and saves the new snapshot. All of it commits together, or none.
+jackpot awards) and saves the new snapshot. All of it commits together, or none. A run that finished raises
+`RunFinished`: the tournament is settled after this commit (`settlement.on_run_finished`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from tournament_director.adapters.tournaments import Standing, TournamentRecord
 from tournament_director.domain import run_messages
 from tournament_director.domain.run import TournamentRun
 from tournament_director.domain.run_messages import Message, OfferRebuy
-from tournament_director.service import jackpots, settlement
+from tournament_director.service import jackpots
 from tournament_director.service.context import Director
+from tournament_director.service.events import RunFinished
 
 RunCall = Callable[[TournamentRun, datetime], Sequence[Message]]
 
@@ -74,6 +76,6 @@ async def carry_out(
         await outbox.add(session, message, occurred_at=now)
     for (programme_id, hand_id), players in showdown_qualifiers.items():
         await jackpots.award(director, session, tournament, programme_id, players, reference=hand_id)
-    if run.outcome is not None and any(isinstance(message, events.TournamentFinished) for message in messages):
-        await settlement.finished(director, session, tournament, run)
     await runs.save(session, run, now, director.run_cache)
+    if run.outcome is not None and any(isinstance(message, events.TournamentFinished) for message in messages):
+        await director.reactions.raise_event(session, RunFinished(tournament.tournament_id))

@@ -22,15 +22,18 @@ import logging
 from collections.abc import Sequence
 
 from platform_kit.errors import ProblemError, Unavailable
+from platform_kit.unit_of_work import UnitOfWork
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tournament_director.adapters import tickets, tournaments
+from tournament_director.adapters import runs, tickets, tournaments
 from tournament_director.adapters.tickets import Ticket
 from tournament_director.adapters.tournaments import Status, TournamentRecord
 from tournament_director.domain.kinds import SatellitePrizeMode
-from tournament_director.service import registration
 from tournament_director.service import tickets as ticket_service
+from tournament_director.service.commands import RegisterPlayer
 from tournament_director.service.context import Director
+from tournament_director.service.events import SatelliteSettled
+from tournament_director.service.handlers import handle
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,14 @@ SEAT_REASONS = {
     SatellitePrizeMode.FREE_REGISTRATION_RIGHT: "satellite_right",
     SatellitePrizeMode.AUTOMATIC_REGISTRATION: "satellite_seat",
 }
+
+
+async def on_satellite_settled(director: Director, uow: UnitOfWork, event: SatelliteSettled) -> None:
+    """The reaction to a satellite's settlement, once it committed: its winners' seats (reacted to once)."""
+    satellite = await tournaments.get(uow.session, event.tournament_id)
+    run = await runs.peek(uow.session, event.tournament_id, director.rng, director.run_cache)
+    assert satellite is not None and run is not None and run.outcome is not None
+    await award_seats(director, uow.session, satellite, run.outcome.seat_winners)
 
 
 async def award_seats(
@@ -66,7 +77,7 @@ async def award_seats(
 
 async def register_automatic(director: Director) -> None:
     """Register the holders of automatic seats whose target takes registrations (a clock task)."""
-    async with director.runtime.db.transaction() as session:
+    async with director.runtime.db.sessions() as session:
         pending = await tickets.automatic(session)
     for seat in pending:
         try:
@@ -77,15 +88,17 @@ async def register_automatic(director: Director) -> None:
 
 async def _register(director: Director, seat: Ticket) -> None:
     assert seat.target_tournament_id is not None
-    async with director.runtime.db.transaction() as session:
+    async with director.runtime.db.sessions() as session:
         target = await tournaments.get(session, seat.target_tournament_id)
         entered = await tournaments.registration(session, seat.source_tournament_id, seat.player_id)
     assert target is not None and entered is not None
     if target.status is Status.ANNOUNCED:
         return  # registration is not open yet: wait for it
-    request = registration.RegistrationRequest(seat.player_id, entered.concessionaire_id, "satellite")
+    command = RegisterPlayer(
+        target.tournament_id, seat.player_id, entered.concessionaire_id, "satellite", client_key=f"seat:{seat.code}"
+    )
     try:
-        await registration.register(director, target.tournament_id, request, client_key=f"seat:{seat.code}")
+        await handle(director, command)
     except Unavailable:
         return  # the wallet or the rating cannot be reached: the next tick tries again
     except ProblemError as refusal:
@@ -93,5 +106,5 @@ async def _register(director: Director, seat: Ticket) -> None:
             "satellite seat not registered automatically; its holder keeps it",
             extra={"ticket": seat.code, "target": target.tournament_id, "code": refusal.code},
         )
-        async with director.runtime.db.transaction() as session:
-            await tickets.stop_automatic(session, seat.code)
+        async with director.unit() as uow:
+            await tickets.stop_automatic(uow.session, seat.code)

@@ -2,7 +2,7 @@
 
 Finished (P-8): the guarantee overlay into the escrow (P-8.3), then the prizes in one payouts call (P-8.4,
 P-8.5) — a satellite's seats as tickets for its target, whose price stays in its escrow until they are used
-(P-3.4) — the tax accrued per concessionaire on its players' entries (P-8.7), and win-streak jackpots (P-8.6).
+(P-3.4), issued once this settlement commits (`SatelliteSettled`) — the tax accrued per concessionaire on its players' entries (P-8.7), and win-streak jackpots (P-8.6).
 
 Cancelled (P-10, and P-3.2 before the start): the overlays first (guarantee, cancellation), then the entries
 paid in cash back in one refunds call (prize part from the escrow, fee from the margin, P-10.10), then the
@@ -16,9 +16,10 @@ When every step has been posted, the tournament is settled: `tournament.settleme
 from __future__ import annotations
 
 from platform_kit.events import tournament as events
+from platform_kit.unit_of_work import UnitOfWork
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tournament_director.adapters import money_steps, offers, tickets, tournaments
+from tournament_director.adapters import money_steps, offers, runs, tickets, tournaments
 from tournament_director.adapters import wallet as wallet_requests
 from tournament_director.adapters.http import Answer
 from tournament_director.adapters.money_steps import MoneyStep, StepKind, StepStatus
@@ -32,9 +33,10 @@ from tournament_director.domain.entries import EntryKind, PaymentForm
 from tournament_director.domain.kinds import PrizeForm
 from tournament_director.domain.run import TournamentRun
 from tournament_director.domain.tax import tax_base_cents, tax_on
-from tournament_director.service import jackpots, satellites
+from tournament_director.service import jackpots
 from tournament_director.service import tickets as ticket_service
 from tournament_director.service.context import Director
+from tournament_director.service.events import RunFinished, SatelliteSettled
 
 #: Steps that must all be posted before a finished or cancelled tournament is settled.
 SETTLEMENT_KINDS = (
@@ -48,6 +50,16 @@ SETTLEMENT_KINDS = (
 )
 #: Entries given back as they were paid (P-10.10), as opposed to shares of the prize pool.
 ENTRY_RETURNS = (RefundReason.ENTRY_PRIZE_PART, RefundReason.ENTRY_FEE)
+
+
+async def on_run_finished(director: Director, uow: UnitOfWork, event: RunFinished) -> None:
+    """The reaction to a run's last hand, once it committed: settle the tournament (once: it is then finished)."""
+    tournament = await tournaments.get(uow.session, event.tournament_id, lock=True)
+    if tournament is None or tournament.status is not Status.RUNNING:
+        return
+    run = await runs.load(uow.session, event.tournament_id, director.rng, director.run_cache)
+    assert run is not None and run.outcome is not None, f"{event.tournament_id} finished without an outcome"
+    await finished(director, uow.session, tournament, run)
 
 
 async def finished(director: Director, session: AsyncSession, tournament: TournamentRecord, run: TournamentRun) -> None:
@@ -65,7 +77,7 @@ async def finished(director: Director, session: AsyncSession, tournament: Tourna
     prizes = [(ranked.player_id, ranked.prize_cents) for ranked in outcome.event.ranking if ranked.prize_cents]
     await _pay_prizes(director, session, tournament, f"{t}:payouts", prizes)
     if outcome.seat_winners:
-        await satellites.award_seats(director, session, tournament, outcome.seat_winners)
+        await director.reactions.raise_event(session, SatelliteSettled(t))
     await _accrue_tax(director, session, tournament, run)
     await jackpots.streak_awards(director, session, tournament, outcome)
     await complete_if_settled(director, session, t)

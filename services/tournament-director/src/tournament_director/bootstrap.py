@@ -1,10 +1,13 @@
-"""Assembling the director: its context, what each money step's answer does, the bus consumers and the
-background tasks."""
+"""The director's composition root: its context (`Director`), what each money step's answer does, the reactions
+to its internal events, the bus consumers and the background tasks — assembled once, held by the app as
+`app.state.services`."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import dataclass
+from datetime import timedelta
 
 import httpx
 from platform_kit.clock import Clock
@@ -13,18 +16,29 @@ from platform_kit.events import rating as rating_bus
 from platform_kit.events import table as table_bus
 from platform_kit.internal_client import InternalClient
 from platform_kit.runtime import ServiceRuntime
+from platform_kit.unit_of_work import REACTIONS_TABLE, Reactions
 
 from tournament_director.adapters.money_steps import StepKind
 from tournament_director.adapters.rating import RatingClient
 from tournament_director.adapters.wallet import WalletClient
-from tournament_director.service import money, purchases, registration, settlement
+from tournament_director.service import lifecycle, money, purchases, registration, satellites, settlement
 from tournament_director.service.clock import run_clock
 from tournament_director.service.context import Director, Metrics
+from tournament_director.service.events import RunFinished, SatelliteSettled, SitAndGoFilled
 from tournament_director.service.lobby import Lobby
 from tournament_director.service.sanctions import Sanctions
 from tournament_director.service.self_exclusions import SelfExclusions
 from tournament_director.service.table_events import TableEvents
 from tournament_director.settings import Settings
+
+
+@dataclass
+class Services:
+    """What the app needs: the runtime it starts and stops, and the director its routes run commands on
+    (`service.handlers.handle`)."""
+
+    runtime: ServiceRuntime
+    director: Director
 
 
 def build(
@@ -35,12 +49,20 @@ def build(
     *,
     wallet_transport: httpx.AsyncBaseTransport | None = None,
     rating_transport: httpx.AsyncBaseTransport | None = None,
-) -> Director:
+) -> Services:
     def client(base_url: str, transport: httpx.AsyncBaseTransport | None) -> InternalClient:
         return InternalClient(
             base_url, settings.internal_token, timeout=settings.wallet_timeout_seconds, transport=transport
         )
 
+    reactions = Reactions(
+        runtime.db,
+        runtime.outbox,
+        runtime.metadata.tables[REACTIONS_TABLE],
+        now=clock.now,
+        # A reaction still pending after this long was lost (a crash) or failed: the clock reacts to it again.
+        retry_after=timedelta(seconds=settings.money_retry_seconds),
+    )
     director = Director(
         runtime=runtime,
         settings=settings,
@@ -49,14 +71,16 @@ def build(
         wallet=WalletClient(client(settings.wallet_url, wallet_transport)),
         rating=RatingClient(client(settings.rating_url, rating_transport)),
         metrics=Metrics.build(runtime),
+        reactions=reactions,
     )
     _register_completions(director)
+    _register_reactions(director)
     _subscribe(director)
     runtime.in_background(lambda: money.run_worker(director))
     runtime.in_background(lambda: run_clock(director))
     runtime.in_background(Lobby(director).run)  # the settings' entries, and those staff add from the console
     runtime.in_background(lambda: _close_clients_at_stop(director))
-    return director
+    return Services(runtime=runtime, director=director)
 
 
 def _register_completions(director: Director) -> None:
@@ -70,6 +94,14 @@ def _register_completions(director: Director) -> None:
     completions[StepKind.PURCHASE_REFUND] = purchases.on_refunded
     for kind in settlement.SETTLEMENT_KINDS:
         completions[kind] = settlement.on_step_answered
+
+
+def _register_reactions(director: Director) -> None:
+    """Internal event -> what follows it, after the commit that raised it (service/events.py)."""
+    reactions = director.reactions
+    reactions.on(SitAndGoFilled, lambda uow, event: lifecycle.on_filled(director, uow, event))
+    reactions.on(RunFinished, lambda uow, event: settlement.on_run_finished(director, uow, event))
+    reactions.on(SatelliteSettled, lambda uow, event: satellites.on_satellite_settled(director, uow, event))
 
 
 def _subscribe(director: Director) -> None:
