@@ -84,7 +84,7 @@ class EndedHand:
 @dataclass
 class Effects:
     """What a command caused besides the table's new state: the events to publish (each under the routing key
-    its contract declares: `Event.PRIVATE` ones reach their owner alone, P-1.4) and the players whose
+    its contract declares: a `PrivateTableEvent` reaches its recipient alone, P-1.4) and the players whose
     disconnection protection was used."""
 
     messages: list[Event] = field(default_factory=list)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request, Response, status
+from platform_kit.events.tournament import TournamentKind
 from platform_kit.idempotency import IdempotencyKey
 
 from gateway.api.access import PlayerInScope, allow, allow_on_player, components_of
@@ -37,7 +38,6 @@ Registrar = Annotated[
 OnPlayer = Annotated[PlayerInScope, Depends(allow_on_player(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
 
 TournamentStatus = Literal["announced", "registering", "running", "finished", "cancelled"]
-TournamentKind = Literal["sit_and_go", "scheduled"]
 
 
 def _tournament(tournament_id: str, *rest: str) -> str:
