@@ -1,6 +1,6 @@
 """Partner webhooks put together for one gateway instance: the URL and retry policies from the settings, the
 consumers of the platform events partners subscribe to, the dispatcher in the background, and the use cases the
-routes call (`app.state.webhooks`)."""
+routes call (`Services.webhooks`, bootstrap.py)."""
 
 from __future__ import annotations
 

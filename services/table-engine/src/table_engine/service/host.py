@@ -121,17 +121,11 @@ class TableHost:
         self.metrics.nobody_acting.set_function(lambda: len(self._nobody_acting))
         self._consuming = False
 
-    def install(self) -> None:
-        """Wire the shard into the runtime, before it starts."""
-        self.runtime.in_background(self._serve)
-        # Every shard keeps its own copy of the chat bans: a queue per shard, so none misses one.
-        sanctions = f"{self.queue}.sanctions"
-        self.runtime.on(rating_events.SanctionDecided.TYPE, self._sanction_decided, queue=sanctions)
-        self.runtime.on(rating_events.SanctionLifted.TYPE, self._sanction_lifted, queue=sanctions)
-
     # --------------------------------------------------------------------------------------------- life cycle
 
-    async def _serve(self) -> None:
+    async def serve(self) -> None:
+        """The shard's life, in the background (bootstrap.py): recover, then consume its commands and run the
+        clock."""
         if not self._consuming:
             await self.recover()
             # Not `runtime.on`: that would open the transaction before our lock (the clock takes the lock first)
@@ -434,7 +428,7 @@ class TableHost:
 
     # ------------------------------------------------------------------------------------------- sanctions
 
-    async def _sanction_decided(self, session: AsyncSession, envelope: Envelope) -> None:
+    async def sanction_decided(self, session: AsyncSession, envelope: Envelope) -> None:
         sanction = envelope.event()
         assert isinstance(sanction, rating_events.SanctionDecided)
         if sanction.kind in CHAT_BLOCKING:
@@ -447,7 +441,7 @@ class TableHost:
                 _instant(sanction.ends_at) if sanction.ends_at else None,
             )
 
-    async def _sanction_lifted(self, session: AsyncSession, envelope: Envelope) -> None:
+    async def sanction_lifted(self, session: AsyncSession, envelope: Envelope) -> None:
         lifted = envelope.event()
         assert isinstance(lifted, rating_events.SanctionLifted)
         await store.lift_chat_ban(session, lifted.sanction_id)

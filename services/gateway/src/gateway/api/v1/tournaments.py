@@ -12,7 +12,7 @@ from fastapi import APIRouter, Body, Depends, Query, Request, Response, status
 from platform_kit.events.tournament import TournamentKind
 from platform_kit.idempotency import IdempotencyKey
 
-from gateway.api.access import PlayerInScope, allow, allow_on_player, components_of
+from gateway.api.access import PlayerInScope, allow, allow_on_player, services_of
 from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.proxy_schemas import (
     REGISTERED,
@@ -101,11 +101,11 @@ async def players_tickets(request: Request, scope: OnPlayer) -> Response:
 async def register(
     tournament_id: str, body: Registration, request: Request, principal: Registrar, key: IdempotencyKey
 ) -> Response:
-    players = components_of(request).players
+    players = services_of(request).players
     player = await players.target(principal, body.player_id)
     if principal.role is not Role.PLAYER:
         await players.refuse_if_banned(player.id)
-    await components_of(request).demo_scope.refuse_registration(player, tournament_id)
+    await services_of(request).demo_scope.refuse_registration(player, tournament_id)
     entry: dict[str, Any] = {"player_id": player.id, "concessionaire_id": player.concessionaire_id, "entry": body.entry}
     if body.ticket_code is not None:
         entry["ticket_code"] = body.ticket_code
