@@ -1,4 +1,4 @@
-"""The wallet's internal REST API (services/wallet/src/wallet/api/internal.py) behind the service's Wallet port.
+"""The wallet's internal REST API (services/wallet/src/wallet/api/internal.py) behind the service's WalletPort.
 
 Each call goes through the kit's internal client (platform_kit.internal_client: the internal token, the caller's
 request id, the Idempotency-Key). A problem+json answer is the wallet's refusal (final for that key); no answer, a timeout or
