@@ -12,7 +12,7 @@ action clocks, and voids the hands a crash interrupted.
   deck, actions). After a failed transaction the cached hand is dropped and rebuilt from the database.
 - On start-up, every hand of this shard still in progress was interrupted: it is void (P-10), its stacks go
   back to their start-of-hand values and `table.hand.voided` tells the director to send the next StartHand.
-- Pace (machine.py): a StartHand that comes within `hand_pause_seconds` of the table's last hand is kept with
+- Pace (domain/machine.py): a StartHand that comes within `hand_pause_seconds` of the table's last hand is kept with
   the table; the clock deals it when due. Kept hands are saved, so they survive a restart (the shard reads them
   back at start-up), and dealing clears them in the same transaction: one is never dealt twice.
 """
@@ -39,12 +39,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from table_engine.adapters import store
 from table_engine.domain.fair_deal import SEED_BYTES, DeckSource, derive_deck
-from table_engine.service.live import LiveHand
-from table_engine.service.machine import Refusal, TableMachine, new_table, next_deck_commitment
+from table_engine.domain.live import LiveHand
+from table_engine.domain.machine import Refusal, TableMachine, new_table, next_deck_commitment
+from table_engine.domain.model import Seat, Table
+from table_engine.domain.records import replay
+from table_engine.domain.translate import chips_paid
 from table_engine.service.metrics import TableMetrics
-from table_engine.service.model import Seat, Table
-from table_engine.service.records import replay
-from table_engine.service.translate import chips_paid
 from table_engine.settings import Settings
 
 log = logging.getLogger(__name__)
