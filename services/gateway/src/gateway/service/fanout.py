@@ -53,7 +53,7 @@ from gateway.service.hub import Hub
 
 log = logging.getLogger(__name__)
 
-# The kit delivers each message once per matching pattern: a private table event matches both of the first two.
+# A private table event, published under `private.table.…`, matches the second pattern only: never `table.#`.
 PATTERNS = ("table.#", "private.table.#", "tournament.#", "totalizator.#")
 
 # Both sets follow the contracts (`PrivateTableEvent`), the declaration the table engine publishes by. A table
