@@ -24,7 +24,7 @@ from gateway.domain.rate_limit import BucketPolicy
 from gateway.service.accounts import Accounts
 from gateway.service.api_keys import ApiKeys
 from gateway.service.concessionaires import Concessionaires
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 from gateway.service.demo_credit import REGISTERED as CREDIT_ON
 from gateway.service.demo_credit import DemoCredit
 from gateway.service.demo_scope import DemoScope
@@ -50,7 +50,7 @@ from gateway.settings import Settings
 
 @dataclass(frozen=True, slots=True)
 class Services:
-    context: GatewayContext
+    context: Context
     sessions: Sessions
     accounts: Accounts
     concessionaires: Concessionaires
@@ -81,7 +81,7 @@ def build(
     """`random_bytes` defaults to the system's; `services_transport` replaces the network to the other services,
     `webhook_transport` and `webhook_jitter` the partners' endpoints and the retries' randomness (tests)."""
     secrets = SecretFactory(random_bytes) if random_bytes else SecretFactory()
-    context = GatewayContext(
+    context = Context(
         db=runtime.db,
         outbox=runtime.outbox,
         sender=runtime.sender,
