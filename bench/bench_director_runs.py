@@ -55,7 +55,7 @@ async def main(players: int, events: int) -> None:
             )  # fmt: skip
         definition = simulation_definition(SimulationOptions(players=players, seed=1))
         names = [f"player-{n:05d}" for n in range(players)]
-        run, _ = TournamentRun.start(T, definition, names, random.Random(1), NOW)
+        run, _ = TournamentRun.start(T, definition, names, random.Random(1), NOW, currency="EUR")
         size = len(json.dumps(run.to_json(), separators=(",", ":")))
         rng = random.Random(2)
         async with db.transaction() as session:

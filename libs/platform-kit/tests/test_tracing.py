@@ -100,3 +100,30 @@ async def test_without_an_exporter_nothing_is_recorded_but_the_trace_context_sti
 
     assert exporter.get_finished_spans() == ()
     assert published[0].trace_context["traceparent"].split("-")[1] == caller_trace
+
+
+async def test_without_an_exporter_a_request_still_starts_a_trace_its_events_share(tmp_path: Path) -> None:
+    """With no span recorded, each request still gets a trace id of its own (not the previous request's, not
+    none), so what one request published can be found together downstream."""
+    runtime = ServiceRuntime(
+        DemoSettings(database_url=f"sqlite+aiosqlite:///{tmp_path}/p.db", migrate_on_start=False),
+        metadata=metadata,
+        migrations_dir=tmp_path,
+        bus=InMemoryBus(),
+    )
+    assert not runtime.records_traces
+    await create_schema(runtime.db)
+    published: list[Envelope] = []
+
+    async def keep(_: AsyncSession, envelope: Envelope) -> None:
+        published.append(envelope)
+
+    runtime.on(CreditGranted.TYPE, keep)
+    app = create_service_app(runtime, title="Demo", description="untraced", routers=[router])
+    async with running_app(app, "http://demo") as http:
+        await http.post("/credits/ann/5")
+        await http.post("/credits/bob/7")
+        await eventually(lambda: _true(len(published) == 2))
+
+    trace_ids = [envelope.trace_context["traceparent"].split("-")[1] for envelope in published]
+    assert len(set(trace_ids)) == 2 and "0" * 32 not in trace_ids

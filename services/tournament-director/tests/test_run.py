@@ -9,6 +9,37 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from platform_kit.events.table import (
+    AddChips,
+    CloseTable,
+    HandCompleted,
+    Level,
+    OpenTable,
+    PotResult,
+    SeatedPlayer,
+    SeatPlayer,
+    SeatResult,
+    ShownHand,
+    StartHand,
+    UnseatPlayer,
+)
+from platform_kit.events.tournament import (
+    AddonOffered,
+    FinalTableStarted,
+    HandForHandChanged,
+    JackpotQualified,
+    LevelChanged,
+    PlayerEliminated,
+    PlayerMoved,
+    ShootoutPhaseStarted,
+    TableBroken,
+    TableHeld,
+    TournamentCancelled,
+    TournamentFinished,
+    TournamentPaused,
+    TournamentResumed,
+    TournamentStarted,
+)
 from tournament_director.domain.definition import (
     PayoutBracket,
     PayoutSettings,
@@ -17,43 +48,12 @@ from tournament_director.domain.definition import (
     revise,
 )
 from tournament_director.domain.entries import EntryKind, Price
-from tournament_director.domain.jackpots import HandCategory, JackpotProgramme, LostShowdownCondition
+from tournament_director.domain.jackpots import JackpotProgramme, LostShowdownCondition
 from tournament_director.domain.kinds import RebuyEligibility
 from tournament_director.domain.payouts import PayoutSchedule, payout_amounts
 from tournament_director.domain.rebuy_addon import PurchaseRefusal
 from tournament_director.domain.run import RunError, TournamentRun
-from tournament_director.domain.run_messages import (
-    AddChips,
-    AddonOffered,
-    CloseTable,
-    FinalTableStarted,
-    HandCompleted,
-    HandForHandChanged,
-    JackpotQualified,
-    Level,
-    LevelChanged,
-    Message,
-    OpenTable,
-    PlayerEliminated,
-    PlayerMoved,
-    PotResult,
-    RebuyOffered,
-    SeatedPlayer,
-    SeatPlayer,
-    SeatResult,
-    ShootoutPhaseStarted,
-    ShownHand,
-    StartHand,
-    TableBroken,
-    TableHeld,
-    TournamentCancelled,
-    TournamentFinished,
-    TournamentPaused,
-    TournamentResumed,
-    TournamentStarted,
-    UnseatPlayer,
-    hand_category,
-)
+from tournament_director.domain.run_messages import Message, OfferRebuy
 from tournament_director.domain.templates import (
     freeroll,
     nine_max_sit_and_go,
@@ -72,6 +72,24 @@ def players(count: int) -> list[str]:
     return [f"p{number:02d}" for number in range(1, count + 1)]
 
 
+def level(small_blind: int, big_blind: int, ante: int) -> Level:
+    return Level(small_blind=small_blind, big_blind=big_blind, ante=ante)
+
+
+def level_changed(
+    level_no: int, small_blind: int, big_blind: int, ante: int, ends_at: datetime, *, on_break: bool = False
+) -> LevelChanged:
+    return LevelChanged(
+        tournament_id="t",
+        level_no=level_no,
+        small_blind=small_blind,
+        big_blind=big_blind,
+        ante=ante,
+        ends_at=ends_at.isoformat(),
+        on_break=on_break,
+    )
+
+
 def of_type(messages: Sequence[Message], kind: type) -> list:
     return [message for message in messages if isinstance(message, kind)]
 
@@ -82,7 +100,15 @@ class Dealer:
     def __init__(self, definition: TournamentDefinition, count: int, seed: int = 1, **start: object) -> None:
         self.now = NOW
         self.rng = random.Random(seed)
-        self.run, messages = TournamentRun.start("t", definition, players(count), self.rng, self.now, **start)  # type: ignore[arg-type]
+        self.run, messages = TournamentRun.start(
+            "t",
+            definition,
+            players(count),
+            self.rng,
+            self.now,
+            currency="EUR",
+            **start,  # type: ignore[arg-type]
+        )
         self.messages: list[Message] = []
         #: Hands in progress: table -> (hand number, the players dealt in).
         self.hands: dict[str, tuple[int, tuple[SeatedPlayer, ...]]] = {}
@@ -110,19 +136,26 @@ class Dealer:
         """The hand in progress at `table`: each player's stack changes by `moves` (zero-sum)."""
         hand_no, dealt = self.hands.pop(table)
         moves = moves or {}
-        results = tuple(
-            SeatResult(seated.seat, seated.player_id, seated.stack, seated.stack + moves.get(seated.player_id, 0))
+        results = [
+            SeatResult(
+                seat=seated.seat,
+                player_id=seated.player_id,
+                start_stack=seated.stack,
+                end_stack=seated.stack + moves.get(seated.player_id, 0),
+            )
             for seated in dealt
-        )
+        ]
         return HandCompleted(
-            table,
-            f"{table}#{hand_no}",
-            hand_no,
-            dealt[0].seat if button is None else button,
-            results,
-            pots=tuple(pots),
-            shown=tuple(shown),
-            busted_player_ids=tuple(result.player_id for result in results if result.end_stack == 0),
+            table_id=table,
+            tournament_id="t",
+            hand_id=f"{table}#{hand_no}",
+            hand_no=hand_no,
+            button_seat=dealt[0].seat if button is None else button,
+            board=[],
+            results=results,
+            pots=list(pots),
+            shown=list(shown),
+            busted_player_ids=[result.player_id for result in results if result.end_stack == 0],
         )
 
     def complete(self, table: str, moves: Mapping[str, int] | None = None, **fact: object) -> list[Message]:
@@ -162,21 +195,21 @@ def test_p5_1_p6_1_start_seats_everyone_on_the_fewest_tables_and_deals_level_1()
     dealer = Dealer(scheduled_30(), 30)
     started = of_type(dealer.messages, TournamentStarted)
     opened = of_type(dealer.messages, OpenTable)
-    assert started == [TournamentStarted("t", 30, tuple(table.table_id for table in opened))]
+    assert started == [TournamentStarted(tournament_id="t", players=30, tables=[table.table_id for table in opened])]
     assert sorted(len(table.seats) for table in opened) == [7, 7, 8, 8]
     assert sorted(seated.player_id for table in opened for seated in table.seats) == players(30)
     assert {seated.stack for table in opened for seated in table.seats} == {3_000}
-    assert of_type(dealer.messages, LevelChanged) == [LevelChanged("t", 1, 10, 20, 0, NOW + timedelta(minutes=10))]
+    assert of_type(dealer.messages, LevelChanged) == [level_changed(1, 10, 20, 0, NOW + timedelta(minutes=10))]
     assert {(start.table_id, start.hand_no, start.level) for start in of_type(dealer.messages, StartHand)} == {
-        (table.table_id, 1, Level(10, 20, 0)) for table in opened
+        (table.table_id, 1, level(10, 20, 0)) for table in opened
     }
 
 
 def test_p3_2_a_field_outside_the_minimum_and_maximum_does_not_start() -> None:
     with pytest.raises(RunError, match=r"P-3\.2"):
-        TournamentRun.start("t", scheduled_30(), players(9), random.Random(1), NOW)
+        TournamentRun.start("t", scheduled_30(), players(9), random.Random(1), NOW, currency="EUR")
     with pytest.raises(RunError, match=r"P-3\.2"):
-        TournamentRun.start("t", scheduled_30(), players(31), random.Random(1), NOW)
+        TournamentRun.start("t", scheduled_30(), players(31), random.Random(1), NOW, currency="EUR")
 
 
 # ---- eliminations and ranking (P-2.1–P-2.3) -------------------------------------------------------------------
@@ -209,7 +242,7 @@ def test_p2_1_the_last_player_with_chips_wins_and_the_run_finishes() -> None:
     everyone = [seated.player_id for seated in dealer.dealt(table)]
     messages = dealer.complete(table, dealer.busting(table, everyone[1:], everyone[0]))
     (finished,) = of_type(messages, TournamentFinished)
-    assert dealer.run.is_over and of_type(messages, CloseTable) == [CloseTable(table, "finished")]
+    assert dealer.run.is_over and of_type(messages, CloseTable) == [CloseTable(table_id=table, reason="finished")]
     assert finished.ranking[0].player_id == everyone[0] and finished.prize_pool_cents == 9 * 900
     # P-8.4 small fields: 65/35.
     assert [ranked.prize_cents for ranked in finished.ranking[:3]] == [5_265, 2_835, 0]
@@ -226,7 +259,7 @@ def test_p6_2_a_table_no_longer_needed_is_broken_and_its_players_carry_their_sta
     dealt = [seated.player_id for seated in dealer.dealt(table)]
     moves = dealer.busting(table, dealt[:3], dealt[3])
     messages = dealer.complete(table, moves)  # 27 players fit three tables of nine
-    assert of_type(messages, TableBroken) == [TableBroken("t", table)]
+    assert of_type(messages, TableBroken) == [TableBroken(tournament_id="t", table_id=table)]
     moved = of_type(messages, PlayerMoved)
     assert sorted(move.player_id for move in moved) == sorted(dealt[3:])
     assert {move.reason for move in moved} == {"table_broken"}
@@ -245,7 +278,9 @@ def test_p6_3_balancing_moves_a_player_from_the_largest_table_to_the_smallest() 
     messages = dealer.complete(large)
     moves = of_type(messages, PlayerMoved)
     assert len(moves) == 1 and moves[0].reason == "balancing" and moves[0].to_table_id == small
-    assert of_type(messages, UnseatPlayer) == [UnseatPlayer(large, moves[0].player_id, "moved")]
+    assert of_type(messages, UnseatPlayer) == [
+        UnseatPlayer(table_id=large, player_id=moves[0].player_id, reason="moved")
+    ]
     assert dealer.run.table_sizes()[large] == 7
 
 
@@ -282,7 +317,7 @@ def _down_to(dealer: Dealer, players_left: int) -> None:
 def test_p6_6_on_the_bubble_every_table_plays_one_hand_and_waits_for_the_others() -> None:
     dealer = Dealer(_bubble_definition(), 12)
     _down_to(dealer, 5)
-    assert dealer.run.hand_for_hand and HandForHandChanged("t", True) in dealer.messages
+    assert dealer.run.hand_for_hand and HandForHandChanged(tournament_id="t", on=True) in dealer.messages
     for table in sorted(dealer.hands):  # hands started before hand-for-hand finish first
         dealer.complete(table)
     assert sorted(dealer.run.table_sizes().values()) == [2, 3]
@@ -318,7 +353,7 @@ def test_p2_4_busts_of_one_hand_for_hand_round_tie_and_share_their_prizes() -> N
     fourth_prize = payout_amounts(12 * 900, PayoutSchedule(shares_bps=(4_000, 3_000, 2_000, 1_000)))[3]
     assert sorted(message.player_id for message in eliminated) == sorted(v.player_id for v in victims.values())
     assert {(message.position, message.prize_cents) for message in eliminated} == {(4, fourth_prize // 2)}
-    assert HandForHandChanged("t", False) in dealer.messages
+    assert HandForHandChanged(tournament_id="t", on=False) in dealer.messages
 
 
 # ---- the blind clock (P-7) ------------------------------------------------------------------------------------
@@ -327,19 +362,19 @@ def test_p2_4_busts_of_one_hand_for_hand_round_tie_and_share_their_prizes() -> N
 def test_p7_1_the_level_changes_on_the_clock_and_a_hand_in_progress_finishes_at_the_old_level() -> None:
     dealer = Dealer(scheduled_30(), 30)
     assert dealer.run.next_clock_change() == NOW + timedelta(minutes=10)
-    assert dealer.tick(10) == [LevelChanged("t", 2, 15, 30, 0, NOW + timedelta(minutes=20))]
+    assert dealer.tick(10) == [level_changed(2, 15, 30, 0, NOW + timedelta(minutes=20))]
     table = sorted(dealer.hands)[0]
     (start,) = of_type(dealer.complete(table), StartHand)
-    assert start.level == Level(15, 30, 0) and start.hand_no == 2
+    assert start.level == level(15, 30, 0) and start.hand_no == 2
 
 
 def test_p7_2_no_hand_starts_during_a_break_and_play_resumes_after_it() -> None:
     dealer = Dealer(scheduled_30(), 30)
-    assert dealer.tick(60)[-1] == LevelChanged("t", 6, 100, 200, 25, NOW + timedelta(minutes=65), on_break=True)
+    assert dealer.tick(60)[-1] == level_changed(6, 100, 200, 25, NOW + timedelta(minutes=65), on_break=True)
     assert of_type(dealer.complete_all(), StartHand) == []
     messages = dealer.tick(5)
-    assert messages[0] == LevelChanged("t", 7, 150, 300, 25, NOW + timedelta(minutes=75))
-    assert {start.level for start in of_type(messages, StartHand)} == {Level(150, 300, 25)}
+    assert messages[0] == level_changed(7, 150, 300, 25, NOW + timedelta(minutes=75))
+    assert {start.level for start in of_type(messages, StartHand)} == {level(150, 300, 25)}
     assert len(of_type(messages, StartHand)) == 4
 
 
@@ -349,7 +384,7 @@ def test_a_pause_stops_the_clock_and_the_dealing_and_a_resumption_goes_on_where_
     dealer = Dealer(scheduled_30(), 30)
     dealer.now += timedelta(minutes=4)
     assert dealer.take(dealer.run.pause(dealer.now, "database failover")) == [
-        TournamentPaused("t", "database failover")
+        TournamentPaused(tournament_id="t", reason="database failover")
     ]
     assert dealer.run.paused_at == dealer.now and dealer.run.next_clock_change() is None
     assert of_type(dealer.complete_all(), StartHand) == []  # the hands in progress finish; none follows
@@ -357,8 +392,9 @@ def test_a_pause_stops_the_clock_and_the_dealing_and_a_resumption_goes_on_where_
     with pytest.raises(RunError):
         dealer.run.pause(dealer.now, "again")
     messages = dealer.take(dealer.run.resume(dealer.now))
-    assert messages[0] == TournamentResumed("t", 30 * 60, dealer.now + timedelta(minutes=6))
-    assert {start.level for start in of_type(messages, StartHand)} == {Level(10, 20, 0)}  # still level 1
+    ends_at = (dealer.now + timedelta(minutes=6)).isoformat()
+    assert messages[0] == TournamentResumed(tournament_id="t", paused_seconds=30 * 60, level_ends_at=ends_at)
+    assert {start.level for start in of_type(messages, StartHand)} == {level(10, 20, 0)}  # still level 1
     assert len(of_type(messages, StartHand)) == 4
     assert dealer.run.next_clock_change() == NOW + timedelta(minutes=40)  # the level's 6 minutes left, after it
     restored = TournamentRun.restore(dealer.run.to_json(), random.Random(0))
@@ -379,11 +415,11 @@ def _rebuy_dealer() -> tuple[Dealer, str, list[str]]:
 def test_p4_2_a_player_busted_in_the_rebuy_period_is_offered_a_rebuy_and_the_table_waits() -> None:
     dealer, table, dealt = _rebuy_dealer()
     messages = dealer.complete(table, dealer.busting(table, [dealt[0]], dealt[1]))
-    assert of_type(messages, RebuyOffered) == [RebuyOffered("t", table, dealt[0], 3_000, 2_500)]
+    assert of_type(messages, OfferRebuy) == [OfferRebuy("t", table, dealt[0], 3_000, 2_500)]
     assert of_type(messages, PlayerEliminated) == [] and table not in dealer.hands
     assert dealer.run.rebuy_refusal(dealt[0], dealer.now) is None
     messages = dealer.take(dealer.run.rebuy(dealt[0], dealer.now))
-    assert of_type(messages, AddChips) == [AddChips(table, dealt[0], 3_000, "rebuy")]
+    assert of_type(messages, AddChips) == [AddChips(table_id=table, player_id=dealt[0], amount=3_000, reason="rebuy")]
     assert [start.table_id for start in of_type(messages, StartHand)] == [table]
     assert dealer.run.chips[dealt[0]] == 3_000
     # P-4.4, P-8.2: the rebuy's prize part goes to the prize pool.
@@ -394,8 +430,10 @@ def test_p4_2_a_declined_rebuy_eliminates_the_player() -> None:
     dealer, table, dealt = _rebuy_dealer()
     dealer.complete(table, dealer.busting(table, [dealt[0]], dealt[1]))
     messages = dealer.take(dealer.run.decline_rebuy(dealt[0], dealer.now))
-    assert of_type(messages, PlayerEliminated) == [PlayerEliminated("t", dealt[0], 10, 0, f"{table}#1")]
-    assert UnseatPlayer(table, dealt[0], "busted") in messages
+    assert of_type(messages, PlayerEliminated) == [
+        PlayerEliminated(tournament_id="t", player_id=dealt[0], position=10, prize_cents=0, hand_id=f"{table}#1")
+    ]
+    assert UnseatPlayer(table_id=table, player_id=dealt[0], reason="busted") in messages
     with pytest.raises(RunError):
         dealer.run.rebuy(dealt[0], dealer.now)
 
@@ -408,7 +446,7 @@ def test_p4_2_after_the_rebuy_period_a_bust_is_final() -> None:
     table = sorted(dealer.hands)[0]
     dealt = [seated.player_id for seated in dealer.dealt(table)]
     messages = dealer.complete(table, dealer.busting(table, [dealt[0]], dealt[1]))
-    assert of_type(messages, RebuyOffered) == []
+    assert of_type(messages, OfferRebuy) == []
     assert [message.player_id for message in of_type(messages, PlayerEliminated)] == [dealt[0]]
 
 
@@ -418,7 +456,7 @@ def test_p4_2_no_offer_once_the_rebuys_are_used_up() -> None:
         dealer.complete(table, dealer.busting(table, [dealt[0]], dealt[1]))
         dealer.take(dealer.run.rebuy(dealt[0], dealer.now))
     messages = dealer.complete(table, dealer.busting(table, [dealt[0]], dealt[1]))
-    assert of_type(messages, RebuyOffered) == [] and len(of_type(messages, PlayerEliminated)) == 1
+    assert of_type(messages, OfferRebuy) == [] and len(of_type(messages, PlayerEliminated)) == 1
 
 
 def test_p4_3_p7_2_the_addon_is_offered_at_its_break_once_per_player() -> None:
@@ -427,7 +465,7 @@ def test_p4_3_p7_2_the_addon_is_offered_at_its_break_once_per_player() -> None:
     messages = dealer.tick(60)
     assert sorted(offer.player_id for offer in of_type(messages, AddonOffered)) == players(10)
     bought = dealer.take(dealer.run.addon(dealt[0], dealer.now))
-    assert of_type(bought, AddChips) == [AddChips(table, dealt[0], 3_000, "addon")]
+    assert of_type(bought, AddChips) == [AddChips(table_id=table, player_id=dealt[0], amount=3_000, reason="addon")]
     with pytest.raises(RunError, match="already_bought_at_this_moment"):
         dealer.run.addon(dealt[0], dealer.now)
     # Bought while the hand was being played: credited when it completes.
@@ -445,7 +483,7 @@ def test_p12_5_a_player_disqualified_mid_hand_leaves_with_their_chips_and_ranks_
     dealt = [seated.player_id for seated in dealer.dealt(table)]
     assert dealer.take(dealer.run.disqualify(dealt[0], dealer.now)) == []  # the hand goes on
     messages = dealer.complete(table, {dealt[0]: 500, dealt[1]: -500})
-    assert UnseatPlayer(table, dealt[0], "disqualified") in messages
+    assert UnseatPlayer(table_id=table, player_id=dealt[0], reason="disqualified") in messages
     assert dealer.run.chips_removed == 2_000 and dealt[0] not in dealer.run.players_left
     everyone = [seated.player_id for seated in dealer.dealt(table)]
     messages = dealer.complete(table, dealer.busting(table, everyone[1:], everyone[0]))
@@ -521,13 +559,15 @@ def test_p8_6_losing_a_showdown_with_four_of_a_kind_qualifies_for_the_jackpot() 
     (table,) = dealer.hands
     loser, winner = dealer.dealt(table)[:2]
     shown = [
-        ShownHand(loser.seat, loser.player_id, hand_category("four_of_a_kind")),
-        ShownHand(winner.seat, winner.player_id, HandCategory.STRAIGHT_FLUSH),
+        ShownHand(seat=loser.seat, player_id=loser.player_id, cards=["As", "Ad"], category="four_of_a_kind"),
+        ShownHand(seat=winner.seat, player_id=winner.player_id, cards=["Kh", "Qh"], category="straight_flush"),
     ]
-    pot = PotResult(200, (loser.seat, winner.seat), (winner.seat,), (200,))
+    pot = PotResult(amount=200, eligible_seats=[loser.seat, winner.seat], winner_seats=[winner.seat], shares=[200])
     fact = dealer.fact(table, {loser.player_id: -100, winner.player_id: 100}, shown=shown, pots=[pot])
     messages = dealer.run.on_hand_completed(fact, dealer.now)
-    assert of_type(messages, JackpotQualified) == [JackpotQualified("t", "bad-beat", loser.player_id, fact.hand_id)]
+    assert of_type(messages, JackpotQualified) == [
+        JackpotQualified(tournament_id="t", programme_id="bad-beat", player_id=loser.player_id, hand_id=fact.hand_id)
+    ]
 
 
 # ---- facts out of order ---------------------------------------------------------------------------------------
@@ -538,15 +578,11 @@ def test_a_fact_the_run_did_not_ask_for_is_refused() -> None:
     (table,) = dealer.hands
     fact = dealer.fact(table)
     with pytest.raises(RunError, match="not open"):
-        dealer.run.on_hand_completed(
-            HandCompleted("t.1.9", fact.hand_id, fact.hand_no, fact.button_seat, fact.results), NOW
-        )
+        dealer.run.on_hand_completed(fact.model_copy(update={"table_id": "t.1.9"}), NOW)
     with pytest.raises(RunError, match="do not add up"):
         first = fact.results[0]
-        unbalanced = (SeatResult(first.seat, first.player_id, first.start_stack, 0), *fact.results[1:])
-        dealer.run.on_hand_completed(
-            HandCompleted(table, fact.hand_id, fact.hand_no, fact.button_seat, unbalanced), NOW
-        )
+        unbalanced = [first.model_copy(update={"end_stack": 0}), *fact.results[1:]]
+        dealer.run.on_hand_completed(fact.model_copy(update={"results": unbalanced}), NOW)
     dealer.run.on_hand_completed(fact, NOW)
     with pytest.raises(RunError, match="no hand 1 in progress"):
         dealer.run.on_hand_completed(fact, NOW)
@@ -583,7 +619,9 @@ def test_p6_4_p12_5_disqualifications_between_hands_can_end_a_shootout_phase() -
     dealer = Dealer(definition, 12)
     first, second = sorted(dealer.hands)
     dealt = [seated.player_id for seated in dealer.dealt(first)]
-    assert TableHeld("t", first) in dealer.complete(first, dealer.busting(first, dealt[1:], dealt[0]))
+    assert TableHeld(tournament_id="t", table_id=first) in dealer.complete(
+        first, dealer.busting(first, dealt[1:], dealt[0])
+    )
     dealer.tick(60)  # the break: the other table completes its hand and waits
     dealer.complete(second)
     others = [seated.player_id for seated in dealer.run.tables()[second]]
@@ -591,7 +629,9 @@ def test_p6_4_p12_5_disqualifications_between_hands_can_end_a_shootout_phase() -
         assert of_type(dealer.take(dealer.run.disqualify(player, dealer.now)), ShootoutPhaseStarted) == []
     messages = dealer.take(dealer.run.disqualify(others[-1], dealer.now))
     (phase,) = of_type(messages, ShootoutPhaseStarted)
-    assert phase.phase == 2 and of_type(messages, FinalTableStarted) == [FinalTableStarted("t", phase.tables[0])]
+    assert phase.phase == 2 and of_type(messages, FinalTableStarted) == [
+        FinalTableStarted(tournament_id="t", table_id=phase.tables[0])
+    ]
     assert sorted(seated.player_id for seated in dealer.run.tables()[phase.tables[0]]) == sorted([dealt[0], others[0]])
 
 
@@ -605,7 +645,7 @@ def test_p4_2_with_the_common_eligibility_a_short_stack_may_rebuy_between_hands(
     table = sorted(dealer.hands)[0]
     short, tall = (seated.player_id for seated in dealer.dealt(table)[:2])
     messages = dealer.take(dealer.run.rebuy(short, dealer.now))  # at the starting stack, during a hand
-    assert of_type(messages, AddChips) == [AddChips(table, short, 3_000, "rebuy")]
+    assert of_type(messages, AddChips) == [AddChips(table_id=table, player_id=short, amount=3_000, reason="rebuy")]
     dealer.complete(table, {short: 500, tall: -500})
     assert dealer.run.chips[short] == 3_000 + 500 + 3_000  # the rebuy is credited once the hand is over
     assert dealer.run.rebuy_refusal(short, dealer.now) is PurchaseRefusal.NOT_OUT_OF_CHIPS

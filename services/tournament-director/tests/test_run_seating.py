@@ -22,6 +22,7 @@ NOW = datetime(2025, 3, 1, tzinfo=UTC)
 def _state(tables: dict[int, TablePlay], hand_for_hand: bool = False) -> RunState:
     return RunState(
         tournament_id="t",
+        currency="EUR",
         definition=scheduled_mtt("t", Price(prize_part_cents=900, fee_cents=100)),
         jackpots=(),
         started_at=NOW,

@@ -6,24 +6,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-from tournament_director.domain.entries import Price
-from tournament_director.domain.kinds import TableMode, TournamentKind
-from tournament_director.domain.payouts import SEED_TABLE, SIXTY_FIVE_THIRTY_FIVE, WINNER_TAKES_ALL, payout_amounts
-from tournament_director.domain.run_messages import (
-    AddChips,
+from platform_kit.events.table import AddChips, StartHand
+from platform_kit.events.tournament import (
     AddonOffered,
     FinalTableStarted,
     HandForHandChanged,
     LevelChanged,
-    Message,
     PlayerEliminated,
     PlayerMoved,
-    RebuyOffered,
     ShootoutPhaseStarted,
-    StartHand,
     TableHeld,
     TournamentFinished,
 )
+from tournament_director.domain.entries import Price
+from tournament_director.domain.kinds import TableMode, TournamentKind
+from tournament_director.domain.payouts import SEED_TABLE, SIXTY_FIVE_THIRTY_FIVE, WINNER_TAKES_ALL, payout_amounts
+from tournament_director.domain.run_messages import Message, OfferRebuy
 from tournament_director.simulation import SimulationOptions, SimulationReport, simulate
 
 REBUY_PRICE = Price(prize_part_cents=2_250, fee_cents=250)
@@ -70,7 +68,7 @@ def test_p4_p7_scheduled_thirty_with_rebuys_and_an_addon() -> None:
     for message in messages:
         if isinstance(message, LevelChanged):
             level = (message.level_no, message.on_break)
-        elif isinstance(message, RebuyOffered):
+        elif isinstance(message, OfferRebuy):
             rebuy_levels.add(level)
         elif isinstance(message, AddonOffered):
             addon_levels.add(level)
@@ -127,7 +125,10 @@ def test_p6_6_p2_4_the_bubble_is_played_hand_for_hand() -> None:
     report, messages = _play(SimulationOptions(players=300, seed=1))
     switches = [index for index, message in enumerate(messages) if isinstance(message, HandForHandChanged)]
     on, off = (messages[index] for index in switches)
-    assert (on, off) == (HandForHandChanged("sim-1", True), HandForHandChanged("sim-1", False))
+    assert (on, off) == (
+        HandForHandChanged(tournament_id="sim-1", on=True),
+        HandForHandChanged(tournament_id="sim-1", on=False),
+    )
     during = messages[switches[0] : switches[1]]
     # 300 entrants, 30 paid places: hand-for-hand from 31 players left. Every table deals its round's hand at once…
     starts = of_type(during, StartHand)

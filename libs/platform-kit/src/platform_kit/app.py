@@ -113,7 +113,7 @@ def create_service_app(
 
     for router in routers:
         app.include_router(router)
-    instrument_app(app, runtime.tracer_provider)
+    instrument_app(app, runtime.tracer_provider, recording=runtime.records_traces)
     return app
 
 

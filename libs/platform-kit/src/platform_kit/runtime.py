@@ -23,7 +23,7 @@ from platform_kit.migrations import upgrade_to_head
 from platform_kit.outbox import OUTBOX_TABLE, Outbox, OutboxRelay, outbox_table
 from platform_kit.sender import ConfirmedSender
 from platform_kit.settings import ServiceSettings
-from platform_kit.tracing import ConsumerTelemetry, tracer_provider
+from platform_kit.tracing import ConsumerTelemetry, recorded_share, tracer_provider
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +77,10 @@ class ServiceRuntime:
         self._outbox_backlog = Gauge("outbox_backlog", "Outbox rows not yet published", registry=self.registry)
         self.tracer_provider = tracer_provider(
             self.name, settings.otel_exporter_otlp_endpoint, sample_ratio=settings.otel_traces_sample_ratio
+        )
+        #: Whether any new trace is recorded (else requests only carry the trace context: `instrument_app`).
+        self.records_traces = (
+            recorded_share(settings.otel_exporter_otlp_endpoint, settings.otel_traces_sample_ratio) > 0
         )
         self._telemetry = ConsumerTelemetry(self.tracer_provider, self.registry)
         self._events_applied = Counter(

@@ -21,7 +21,7 @@ from opentelemetry.sdk.trace.sampling import ParentBased, TraceIdRatioBased
 from opentelemetry.semconv.attributes.http_attributes import HTTP_ROUTE
 from prometheus_client import CollectorRegistry, Histogram
 from sqlalchemy.ext.asyncio import AsyncSession
-from starlette.types import Scope
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from platform_kit import correlation
 from platform_kit.bus.envelope import Envelope
@@ -36,7 +36,7 @@ def tracer_provider(
     """`sample_ratio`: the share of new traces recorded (a caller's decision, in its trace context, is followed);
     by default 1 with an endpoint and 0 without: recording spans nobody exports cost the gateway about a tenth
     of its CPU per request (issue 14)."""
-    ratio = sample_ratio if sample_ratio is not None else (1.0 if otlp_endpoint or processors else 0.0)
+    ratio = recorded_share(otlp_endpoint, sample_ratio, bool(processors))
     provider = TracerProvider(
         resource=Resource.create({"service.name": service}), sampler=ParentBased(TraceIdRatioBased(ratio))
     )
@@ -49,23 +49,68 @@ def tracer_provider(
     return provider
 
 
-def instrument_app(app: FastAPI, provider: TracerProvider) -> None:
-    """A server span per request, outermost, so every middleware runs inside it. Named by the method at first
-    and by the route template once routing has run (`name_server_span`): OpenTelemetry's FastAPI instrumentor
-    matches every request against the routes a second time to name it up front. No spans for each ASGI
-    message sent or received (`exclude_spans`): a request's one span says all an operator reads."""
-    app.add_middleware(
-        OpenTelemetryMiddleware,
-        excluded_urls="healthz,readyz,metrics",
-        default_span_details=_method_only,
-        tracer_provider=provider,
-        exclude_spans=["receive", "send"],
-    )
+def recorded_share(otlp_endpoint: str, sample_ratio: float | None, has_processors: bool = False) -> float:
+    """The share of new traces recorded: as configured, else all of them when they go somewhere, else none."""
+    if sample_ratio is not None:
+        return sample_ratio
+    return 1.0 if otlp_endpoint or has_processors else 0.0
+
+
+def instrument_app(app: FastAPI, provider: TracerProvider, *, recording: bool) -> None:
+    """A server span per request, outermost, so every middleware runs inside it.
+
+    Recording (`recording`: some traces are sampled): OpenTelemetry's ASGI middleware, the span named by the
+    method at first and by the route template once routing has run (`name_server_span`) — OpenTelemetry's
+    FastAPI instrumentor matches every request against the routes a second time to name it up front — and no
+    spans for each ASGI message sent or received (`exclude_spans`): a request's one span says all an operator
+    reads. Not recording: `TraceContextMiddleware`, which only carries the trace context; the ASGI middleware
+    collects a request's attributes and duration whether or not its span is recorded, a third of the kit's
+    cost per request (py-spy).
+    """
+    if recording:
+        app.add_middleware(
+            OpenTelemetryMiddleware,
+            excluded_urls="healthz,readyz,metrics",
+            default_span_details=_method_only,
+            tracer_provider=provider,
+            exclude_spans=["receive", "send"],
+        )
+    else:
+        app.add_middleware(TraceContextMiddleware, tracer=provider.get_tracer(__name__))
     # Outgoing calls carry the trace context (traceparent). One process-wide hook: in standalone mode the
     # first service's provider records the client spans of all six.
     instrumentor = HTTPXClientInstrumentor()
     if not instrumentor.is_instrumented_by_opentelemetry:
         instrumentor.instrument(tracer_provider=provider)
+
+
+class TraceContextMiddleware:
+    """A request's trace context without a recorded span: the caller's (`traceparent`), or a new trace, current
+    while the request runs, so that the calls it makes and the events it publishes carry it on. A caller's
+    sampled trace is still followed (the sampler is parent-based): its span is recorded, without attributes."""
+
+    def __init__(self, app: ASGIApp, tracer: trace.Tracer) -> None:
+        self.app = app
+        self.tracer = tracer
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        carrier = {
+            name.decode("latin-1"): value.decode("latin-1")
+            for name, value in scope.get("headers") or ()
+            if name in _TRACE_HEADERS
+        }
+        parent = propagate.extract(carrier) if carrier else None
+        with self.tracer.start_as_current_span(
+            str(scope.get("method") or scope["type"]), context=parent, kind=trace.SpanKind.SERVER
+        ):
+            await self.app(scope, receive, send)
+
+
+#: The W3C trace context headers, as ASGI gives header names (lower-case bytes).
+_TRACE_HEADERS = frozenset({b"traceparent", b"tracestate"})
 
 
 def _method_only(scope: Scope) -> tuple[str, dict[str, str]]:

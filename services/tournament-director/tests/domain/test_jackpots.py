@@ -4,12 +4,12 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 from tournament_director.domain.entries import Price
 from tournament_director.domain.jackpots import (
+    FinishedTournament,
     HandCategory,
-    HandCompleted,
     JackpotProgramme,
     LostShowdownCondition,
+    Showdown,
     ShowdownHand,
-    TournamentFinished,
     WinStreakCondition,
     jackpot_contribution_cents,
     showdown_qualifiers,
@@ -33,8 +33,8 @@ def test_p8_6_funded_from_the_fee_net_of_tax_never_from_the_prize_part() -> None
     assert jackpot_contribution_cents(BAD_BEAT, Price(prize_part_cents=1000, fee_cents=0), tax_rate_bps=300) == 0
 
 
-def _hand(*showdown: ShowdownHand) -> HandCompleted:
-    return HandCompleted(tournament_id="t1", hand_id="h9", showdown=showdown)
+def _hand(*showdown: ShowdownHand) -> Showdown:
+    return Showdown(tournament_id="t1", hand_id="h9", showdown=showdown)
 
 
 def test_p8_6_lost_showdown_holding_four_of_a_kind_or_better() -> None:
@@ -53,25 +53,25 @@ def test_p8_6_winning_a_side_pot_is_not_losing_the_showdown() -> None:
 
 def test_p8_6_six_tournament_wins_in_a_row() -> None:
     field = tuple(f"p{i}" for i in range(6))
-    outcome = streak_qualifiers(SIX_IN_A_ROW, TournamentFinished("t", "p0", field), {"p0": 5, "p1": 3})
+    outcome = streak_qualifiers(SIX_IN_A_ROW, FinishedTournament("t", "p0", field), {"p0": 5, "p1": 3})
     assert outcome.qualifiers == ("p0",)
     assert outcome.streaks == dict.fromkeys(field, 0)  # the winner starts again; the others lost
 
 
 def test_p8_6_streak_grows_with_each_win_and_small_fields_do_not_count() -> None:
     field = tuple(f"p{i}" for i in range(6))
-    outcome = streak_qualifiers(SIX_IN_A_ROW, TournamentFinished("t", "p1", field), {"p1": 2})
+    outcome = streak_qualifiers(SIX_IN_A_ROW, FinishedTournament("t", "p1", field), {"p1": 2})
     assert (outcome.qualifiers, outcome.streaks["p1"]) == ((), 3)
-    small = streak_qualifiers(SIX_IN_A_ROW, TournamentFinished("t", "p1", field[:5]), {"p1": 5})
+    small = streak_qualifiers(SIX_IN_A_ROW, FinishedTournament("t", "p1", field[:5]), {"p1": 5})
     assert (small.qualifiers, small.streaks) == ((), {})
 
 
 def test_p8_6_conditions_of_the_other_kind_never_qualify() -> None:
     fact = _hand(ShowdownHand("q", HandCategory.STRAIGHT_FLUSH, chips_won=0))
     assert showdown_qualifiers(SIX_IN_A_ROW, fact) == ()
-    assert streak_qualifiers(BAD_BEAT, TournamentFinished("t", "a", ("a", "b")), {}).qualifiers == ()
+    assert streak_qualifiers(BAD_BEAT, FinishedTournament("t", "a", ("a", "b")), {}).qualifiers == ()
     with pytest.raises(ValueError):
-        streak_qualifiers(SIX_IN_A_ROW, TournamentFinished("t", "z", ("a", "b")), {})
+        streak_qualifiers(SIX_IN_A_ROW, FinishedTournament("t", "z", ("a", "b")), {})
 
 
 def test_p8_6_conditions_are_data() -> None:

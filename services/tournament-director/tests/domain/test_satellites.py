@@ -67,7 +67,7 @@ def test_p3_4_p10_a_running_satellite_cancelled_gives_back_every_cent_in_cash() 
     definition = simulation_definition(options)
     players = [f"p{n}" for n in range(30)]
     now = datetime(2025, 1, 1, tzinfo=UTC)
-    run, _ = TournamentRun.start("sat", definition, players, random.Random(1), now)
+    run, _ = TournamentRun.start("sat", definition, players, random.Random(1), now, currency="EUR")
     cancellation = run.cancel(now, "technical")
     settlement = cancellation.settlement
     assert settlement.prize_money_paid_cents == 30 * BUY_IN.prize_part_cents

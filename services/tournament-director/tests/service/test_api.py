@@ -8,6 +8,15 @@ from datetime import timedelta
 from pathlib import Path
 
 from director_harness import ADMIN, OPERATOR, START, TOKEN, player_headers, running
+from tournament_director.api.schemas import (
+    LobbyItem,
+    PlayerTournamentOut,
+    StandingOut,
+    StandingsOut,
+    TemplateOut,
+    TournamentOut,
+)
+from tournament_director.service import definitions, queries
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}
 
@@ -114,3 +123,43 @@ async def test_a_tournament_is_announced_until_its_registration_opens(tmp_path: 
 
         assert (await platform.tournament(t))["status"] == "registering"
         assert (await platform.register(t, "ann")).status_code == 201
+
+
+async def test_the_public_routes_answer_with_their_models_every_field_the_director_gives(tmp_path: Path) -> None:
+    """The OpenAPI contract says what callers get (issue 19): each public answer is its response model, and the
+    model has every field the director fills in (a field missing from a model would be dropped unseen)."""
+    async with running(tmp_path) as platform:
+        t = (await platform.create({"template": "heads_up_sit_and_go", "name": "HU", "buy_in": PRICE}))["tournament_id"]
+        waiting = await queries.standings(platform.service, t)
+        platform.bots.hold()
+        for player in ("ann", "bob"):
+            await platform.fund(player, 5_000)
+            await platform.register(t, player)
+
+        async def running_with_tables() -> bool:
+            return bool((await queries.details(platform.service, t))["tables"])
+
+        await platform.until(running_with_tables)
+        details = await queries.details(platform.service, t)
+        [listed] = await queries.lobby(platform.service, "running", None)
+        playing = await queries.standings(platform.service, t)
+        assert set(details) == set(TournamentOut.model_fields)
+        assert set(listed) == set(LobbyItem.model_fields)
+        assert set(playing) == set(waiting) == set(StandingsOut.model_fields)
+        assert all(set(player) <= set(StandingOut.model_fields) for player in waiting["players"] + playing["players"])
+        assert all(set(template) == set(TemplateOut.model_fields) for template in definitions.catalogue())
+        assert (await platform.director.get(f"/v1/tournaments/{t}")).json() == details
+        assert (await platform.director.get(f"/v1/tournaments/{t}/standings")).json() == playing
+        [entered] = await queries.player_tournaments(platform.service, "ann")
+        assert set(entered) <= set(PlayerTournamentOut.model_fields)
+        mine = await platform.get("/internal/v1/players/ann/tournaments", player_headers("ann"))
+        assert mine.json() == [entered]
+        await platform.bots.release()
+
+        schema = (await platform.director.get("/openapi.json")).json()
+        for path, model in [
+            ("/v1/tournaments/{tournament_id}", "TournamentOut"),
+            ("/v1/tournaments/{tournament_id}/standings", "StandingsOut"),
+        ]:
+            answer = schema["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+            assert answer == {"$ref": f"#/components/schemas/{model}"}

@@ -10,8 +10,11 @@ from typing import Any
 
 import httpx
 from director_harness import ADMIN, OPERATOR, START, TOKEN, Platform, running
+from tournament_director.api.schemas import LobbyEntryOut
 from tournament_director.domain.lobby_schedule import DEFAULT_SCHEDULE
+from tournament_director.service import lobby_entries
 from tournament_director.service.lobby import Lobby
+from tournament_director.service.principals import Principal, Role
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}
 OTHER_OPERATOR = {"X-Principal-Role": "operator", "X-Principal-Id": "op-2", "X-Concessionaire-Id": "c2"}
@@ -95,4 +98,6 @@ async def test_an_entry_is_checked_as_its_tournament_would_be(tmp_path: Path) ->
         assert (await refused(SIT_AND_GO, ADMIN))[:2] == (409, "lobby_entry_exists")
         assert (await refused({**SIT_AND_GO, "key": "heads-up"}, ADMIN))[:2] == (409, "lobby_entry_exists")
         listed = (await call(platform, "GET", PATH, ADMIN)).json()
+        entries = await lobby_entries.listed(platform.service, Principal(Role.ADMIN, "admin-1", None))
+        assert [set(entry) for entry in entries] == [set(LobbyEntryOut.model_fields)] * 2  # none dropped unseen
         assert [(e["key"], e["source"]) for e in listed] == [("heads-up", "settings"), ("our-hu", "console")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -58,7 +58,7 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
 
 
 def started_run() -> TournamentRun:
-    run, _ = TournamentRun.start(T, DEFINITION, [f"p{n}" for n in range(30)], random.Random(1), NOW)
+    run, _ = TournamentRun.start(T, DEFINITION, [f"p{n}" for n in range(30)], random.Random(1), NOW, currency="EUR")
     return run
 
 
@@ -137,3 +137,26 @@ async def test_a_run_taken_again_in_a_transaction_and_not_saved_is_not_kept(data
         reloaded = await runs.load(session, T, rng, cache)
     assert reloaded is not None and reloaded is not run
     assert reloaded.to_json() == saved != run.to_json()
+
+
+async def test_the_lobby_lists_a_runs_pause_from_its_row_without_restoring_it(database: Database) -> None:
+    """Issue 14: the lobby reads `paused_at` as a column with the tournaments (no snapshot restored per running
+    tournament); every save writes it with the snapshot, and a run over shows none."""
+    run = started_run()
+    paused_at = NOW + timedelta(minutes=3)
+    run.pause(paused_at, "Database failover")
+    async with database.transaction() as session:
+        await runs.save(session, run, paused_at)
+    async with database.transaction() as session:
+        [listed] = await tournaments.listing(session, status="running")
+        assert (listed.tournament.tournament_id, listed.paused_at, listed.registered) == (T, paused_at, 0)
+        assert await tournaments.listed(session, T) == listed
+    run.resume(paused_at + timedelta(minutes=1))
+    async with database.transaction() as session:
+        await runs.save(session, run, paused_at)
+        assert (await tournaments.listing(session))[0].paused_at is None
+    run.pause(paused_at + timedelta(minutes=2), "Again")
+    run.cancel(paused_at + timedelta(minutes=3), "Gave up")
+    async with database.transaction() as session:
+        await runs.save(session, run, paused_at)
+        assert (await tournaments.listing(session))[0].paused_at is None

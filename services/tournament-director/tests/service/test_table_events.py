@@ -11,7 +11,6 @@ from director_harness import running
 from platform_kit.bus import Envelope
 from platform_kit.events import table as table_bus
 from platform_kit.testing import eventually
-from tournament_director.domain import run_messages as run
 from tournament_director.domain.entries import Price
 from tournament_director.domain.run import TournamentRun
 from tournament_director.domain.templates import heads_up_sit_and_go
@@ -21,22 +20,30 @@ NOW = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
 def test_p10_hand_in_progress_is_the_start_hand_to_deal_again_until_the_hand_completes() -> None:
     definition = heads_up_sit_and_go("HU", Price(prize_part_cents=900, fee_cents=100))
-    started, messages = TournamentRun.start("t", definition, ["a", "b"], random.Random(1), NOW)
-    [deal] = [message for message in messages if isinstance(message, run.StartHand)]
+    started, messages = TournamentRun.start("t", definition, ["a", "b"], random.Random(1), NOW, currency="EUR")
+    [deal] = [message for message in messages if isinstance(message, table_bus.StartHand)]
 
     assert started.hand_in_progress(deal.table_id) == deal
     assert started.hand_in_progress("t.1.9") is None and started.hand_in_progress("other") is None
-    [opened] = [message for message in messages if isinstance(message, run.OpenTable)]
+    [opened] = [message for message in messages if isinstance(message, table_bus.OpenTable)]
     seats = {seated.player_id: seated.seat for seated in opened.seats}
-    fact = run.HandCompleted(
-        deal.table_id,
-        "h1",
-        1,
+    fact = table_bus.HandCompleted(
+        table_id=deal.table_id,
+        tournament_id="t",
+        hand_id="h1",
+        hand_no=1,
         button_seat=seats["a"],
-        results=(run.SeatResult(seats["a"], "a", 1_500, 1_480), run.SeatResult(seats["b"], "b", 1_500, 1_520)),
+        board=[],
+        results=[
+            table_bus.SeatResult(seat=seats["a"], player_id="a", start_stack=1_500, end_stack=1_480),
+            table_bus.SeatResult(seat=seats["b"], player_id="b", start_stack=1_500, end_stack=1_520),
+        ],
+        pots=[],
+        shown=[],
+        busted_player_ids=[],
     )
     after = started.on_hand_completed(fact, NOW)
-    [next_deal] = [message for message in after if isinstance(message, run.StartHand)]
+    [next_deal] = [message for message in after if isinstance(message, table_bus.StartHand)]
     assert started.hand_in_progress(deal.table_id) == next_deal and next_deal.hand_no == 2
 
 

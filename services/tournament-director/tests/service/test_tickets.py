@@ -8,6 +8,8 @@ from pathlib import Path
 from director_harness import START, TOKEN, player_headers, running
 from tournament_director.adapters import tickets
 from tournament_director.adapters.tickets import Ticket
+from tournament_director.api.schemas import TicketOut
+from tournament_director.service import queries
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}
 
@@ -39,6 +41,10 @@ async def test_p3_4_p10_12_a_ticket_entry_and_its_return_as_a_fresh_ticket(tmp_p
             "/internal/v1/players/tix/tickets", headers={"X-Internal-Token": TOKEN, **player_headers("tix")}
         )
         codes = {ticket["code"]: ticket for ticket in mine.json()}
+        # The answer's model has every field the director gives (issue 19: none dropped unseen).
+        assert [set(t) for t in await queries.player_tickets(platform.service, "tix")] == [
+            set(TicketOut.model_fields)
+        ] * 2
         assert codes["TK-TEST"]["used_by_tournament_id"] == t
         [fresh] = [ticket for code, ticket in codes.items() if code != "TK-TEST"]
         assert (fresh["prize_part_cents"], fresh["fee_cents"], fresh["used_by_tournament_id"]) == (900, 100, None)

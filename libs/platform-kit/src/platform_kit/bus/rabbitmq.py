@@ -30,6 +30,9 @@ from platform_kit.events.base import routing_key_of
 
 log = logging.getLogger(__name__)
 
+#: Deliveries a fan-out consumer may hold unacknowledged: enough for a burst of table events between two acks.
+PER_INSTANCE_PREFETCH = 256
+
 
 class RabbitBus:
     def __init__(self, url: str, *, prefetch: int = 32) -> None:
@@ -37,14 +40,11 @@ class RabbitBus:
         self._prefetch = prefetch
         self._connection: AbstractRobustConnection | None = None
         self._publish_channel: AbstractRobustChannel | None = None
-        self._consume_channel: AbstractRobustChannel | None = None
         self._workers: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
         self._connection = await aio_pika.connect_robust(self._url, client_properties={"connection_name": "platform"})
         self._publish_channel = await self._connection.channel(publisher_confirms=True)
-        self._consume_channel = await self._connection.channel()
-        await self._consume_channel.set_qos(prefetch_count=self._prefetch)
         await self._declare_exchanges(self._publish_channel)
 
     async def close(self) -> None:
@@ -92,13 +92,16 @@ class RabbitBus:
         per_instance: bool = False,
         batch: BatchHandler | None = None,
     ) -> None:
-        channel = self._consume_channel
-        if channel is None:
+        if self._connection is None:
             raise RuntimeError("bus not started")
-        await self._declare_exchanges(channel)
         if per_instance:
-            await self._subscribe_transient(channel, queue, patterns, handler)
+            await self._subscribe_transient(queue, patterns, handler)
             return
+        # A channel per queue: a batch is acknowledged with one cumulative ack, which on a shared channel would
+        # also acknowledge other queues' deliveries still being handled.
+        channel = await self._connection.channel()
+        await channel.set_qos(prefetch_count=self._prefetch)
+        await self._declare_exchanges(channel)
         dead = await channel.declare_queue(f"{queue}.dead", durable=True, arguments={"x-queue-type": "quorum"})
         await dead.bind(DEAD_LETTER_EXCHANGE, routing_key=queue)
         main = await channel.declare_queue(
@@ -155,28 +158,47 @@ class RabbitBus:
             (message, envelope) for message in messages if (envelope := await _readable(message, queue)) is not None
         ]
         if await applied_as_batch(batch, [envelope for _, envelope in readable], queue):
-            for message, _ in readable:
-                await _settle(message.ack())
+            # The batch's deliveries are the oldest this channel holds: one cumulative ack covers them all.
+            await _settle(readable[-1][0].ack(multiple=True))
             return
         for message, envelope in readable:
             await _handle_one(message, envelope, handler, queue)
 
-    async def _subscribe_transient(
-        self, channel: AbstractRobustChannel, queue: str, patterns: Sequence[str], handler: Handler
-    ) -> None:
+    async def _subscribe_transient(self, queue: str, patterns: Sequence[str], handler: Handler) -> None:
+        """A fan-out copy (the gateway's table events: every instance sees every event) on a channel of its own.
+
+        Its messages are handled in order by one task and acknowledged together: one cumulative ack (`multiple`)
+        for everything handled so far instead of one frame each — acks were the largest share of a gateway's
+        CPU after the requests themselves (py-spy, capacity run). A cumulative ack is only safe on a channel no
+        other consumer shares, hence the channel. Nothing here is retried: a failing handler's message is
+        dropped, as a transient queue's messages are with the process anyway.
+        """
+        assert self._connection is not None
+        channel = await self._connection.channel()
+        await channel.set_qos(prefetch_count=PER_INSTANCE_PREFETCH)
         transient = await channel.declare_queue(f"{queue}.{uuid.uuid4().hex[:12]}", exclusive=True, auto_delete=True)
         for pattern in patterns:
             await transient.bind(EVENTS_EXCHANGE, routing_key=pattern)
-        in_order = asyncio.Lock()
+        waiting: asyncio.Queue[AbstractIncomingMessage] = asyncio.Queue()
+        self._workers.append(
+            asyncio.create_task(self._fan_out_in_order(queue, waiting, handler), name=f"bus-instance-{queue}")
+        )
+        await transient.consume(waiting.put)
 
-        async def on_message(message: AbstractIncomingMessage) -> None:
-            async with in_order, message.process(ignore_processed=True):
+    @staticmethod
+    async def _fan_out_in_order(queue: str, waiting: asyncio.Queue[AbstractIncomingMessage], handler: Handler) -> None:
+        while True:
+            message = await waiting.get()
+            while True:
                 try:
                     await handler(Envelope.from_bytes(message.body, message.routing_key))
                 except Exception:
                     log.exception("per-instance handler failed; message dropped", extra={"queue": queue})
-
-        await transient.consume(on_message)
+                if waiting.empty():
+                    break
+                message = waiting.get_nowait()
+            # Everything up to this delivery is handled: one ack for all of it.
+            await _settle(message.ack(multiple=True))
 
     async def _declare_exchanges(self, channel: AbstractRobustChannel) -> None:
         await channel.declare_exchange(EVENTS_EXCHANGE, aio_pika.ExchangeType.TOPIC, durable=True)

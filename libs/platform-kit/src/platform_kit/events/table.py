@@ -10,13 +10,22 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from platform_kit.events.base import Command, Event
 
-BettingStructure = Literal["no_limit", "pot_limit", "fixed_limit"]
+
+class BettingStructure(StrEnum):
+    """The one definition of a table's betting structure: tournament definitions and `OpenTable` both use it."""
+
+    NO_LIMIT = "no_limit"
+    POT_LIMIT = "pot_limit"
+    FIXED_LIMIT = "fixed_limit"
+
+
 ActionKind = Literal["fold", "check", "call", "bet", "raise"]
 
 CONTRIBUTION_MAX_LENGTH = 64

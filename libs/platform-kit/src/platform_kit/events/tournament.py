@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from platform_kit.events.base import Event
 
-TournamentKind = Literal["sit_and_go", "scheduled"]
+
+class TournamentKind(StrEnum):
+    """The one definition of a tournament's kind: the director's definitions and its events both use it."""
+
+    #: Fixed number of seats (2–120), starts when full (P-3.1).
+    SIT_AND_GO = "sit_and_go"
+    #: Starts at a set time with 10–3,000 registered players (P-3.2).
+    SCHEDULED = "scheduled"
+
+
 #: How a player enters a tournament: pays the buy-in, uses a ticket, takes a seat won in a satellite (P-3.4),
 #: or takes a freeroll's free entry (P-9.1). The director's registrations take and answer these words, the
 #: gateway relays them, and `tournament.player.registered` reports them.

@@ -3,7 +3,8 @@
 - `tournaments`: what was created (definition, currency, sponsor, schedule) and where it is in its life
   (announced → registering → running → finished | cancelled).
 - `runs`: a running tournament's `TournamentRun.to_json()` snapshot, saved in the same transaction as the
-  commands and events the call produced; `next_clock_at` lets the clock loop find the runs it must wake.
+  commands and events the call produced; `next_clock_at` lets the clock loop find the runs it must wake, and
+  `paused_at` lets the lobby show a pause without restoring the snapshot.
 - `registrations`: who entered, how (buy-in, ticket, freeroll) and what they paid; `attempt` counts a player's
   registrations to the tournament, so that the wallet key of each is new and a retry's is the same.
 - `standings`: finishing positions and prizes as they become known (eliminations, then the final ranking).
@@ -80,6 +81,8 @@ runs = Table(
     # Bumped by every save: a process's cached run is current while its version is (adapters.runs.RunCache).
     Column("version", BigInteger, nullable=False, server_default="0"),
     Column("next_clock_at", UtcDateTime, nullable=True),
+    #: `TournamentRun.paused_at` of the snapshot (None once the run is over), written with it by every save.
+    Column("paused_at", UtcDateTime, nullable=True),
     Column("updated_at", UtcDateTime, nullable=False),
     Index("ix_runs_next_clock_at", "next_clock_at"),
 )

@@ -113,10 +113,12 @@ async def _restore(session: AsyncSession, tournament_id: str, rng: random.Random
 
 
 async def save(session: AsyncSession, run: TournamentRun, now: datetime, cache: RunCache | None = None) -> None:
-    """Insert or replace the snapshot and bump its version; `next_clock_at` is cleared once the run is over."""
+    """Insert or replace the snapshot and bump its version; `next_clock_at` and `paused_at` are cleared once the
+    run is over."""
     values = {
         "state": json.dumps(run.to_json(), separators=(",", ":")),
         "next_clock_at": None if run.is_over else run.next_clock_change(),
+        "paused_at": None if run.is_over else run.paused_at,
         "updated_at": now,
     }
     bumped = update(runs).where(runs.c.tournament_id == run.tournament_id).values(version=runs.c.version + 1, **values)

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tournament_director.adapters.orm import registrations, standings, tournaments
+from tournament_director.adapters.orm import registrations, runs, standings, tournaments
 from tournament_director.domain.definition import TournamentDefinition
 from tournament_director.domain.jackpots import JackpotProgramme
 
@@ -73,7 +73,7 @@ class Registration:
     tournament_id: str
     player_id: str
     concessionaire_id: str
-    #: buy_in, ticket or freeroll.
+    #: How the player entered: one of `platform_kit.events.tournament.RegistrationEntry` (stored as its word).
     entry: str
     ticket_code: str | None
     status: RegistrationStatus
@@ -81,6 +81,17 @@ class Registration:
     prize_part_cents: int
     fee_cents: int
     registered_at: datetime
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A tournament as the lobby lists it, read in the same query: no round trip per tournament (issue 14)."""
+
+    tournament: TournamentRecord
+    #: Players registered now.
+    registered: int
+    #: Since when the director has paused it, while it runs paused; None otherwise.
+    paused_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -125,13 +136,43 @@ async def get(session: AsyncSession, tournament_id: str, *, lock: bool = False) 
 
 async def listing(
     session: AsyncSession, *, status: str | None = None, kind: str | None = None, limit: int = 500
-) -> list[TournamentRecord]:
-    query = select(tournaments).order_by(tournaments.c.created_at.desc()).limit(limit)
+) -> list[Listed]:
+    query = _listed().order_by(tournaments.c.created_at.desc()).limit(limit)
     if status is not None:
         query = query.where(tournaments.c.status == status)
     if kind is not None:
         query = query.where(tournaments.c.kind == kind)
-    return [_record(row) for row in (await session.execute(query)).mappings()]
+    return [_listed_row(row) for row in (await session.execute(query)).mappings()]
+
+
+async def listed(session: AsyncSession, tournament_id: str) -> Listed | None:
+    """One tournament as `listing` shows it."""
+    query = _listed().where(tournaments.c.tournament_id == tournament_id)
+    row = (await session.execute(query)).mappings().first()
+    return None if row is None else _listed_row(row)
+
+
+def _listed() -> Select[tuple[object, ...]]:
+    """Each tournament row with its registered count and its run's pause (the run's row, not its snapshot)."""
+    registered = (
+        select(func.count())
+        .where(
+            registrations.c.tournament_id == tournaments.c.tournament_id,
+            registrations.c.status == RegistrationStatus.REGISTERED.value,
+        )
+        .scalar_subquery()
+    )
+    return select(tournaments, registered.label("registered"), runs.c.paused_at).outerjoin(
+        runs, runs.c.tournament_id == tournaments.c.tournament_id
+    )
+
+
+def _listed_row(row: object) -> Listed:
+    record = _record(row)
+    data = dict(row)  # type: ignore[call-overload]
+    # A run left paused when its tournament was ended by other means shows no pause: only a running one is paused.
+    paused_at = data["paused_at"] if record.status is Status.RUNNING else None
+    return Listed(record, int(data["registered"]), paused_at)
 
 
 async def due_to_open(session: AsyncSession, now: datetime) -> list[str]:

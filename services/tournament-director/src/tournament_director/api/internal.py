@@ -19,11 +19,14 @@ from tournament_director.api.schemas import (
     CancellationPreviewOut,
     CancelledOut,
     PauseIn,
+    PlayerTournamentOut,
     PurchasedOut,
     PurchaseIn,
     RefundOut,
     RegisteredOut,
     RegistrationIn,
+    TicketOut,
+    TournamentOut,
     UnregisteredOut,
 )
 from tournament_director.service import definitions, lifecycle, pauses, purchases, queries, registration
@@ -34,7 +37,12 @@ from tournament_director.service.principals import Principal, Role
 router = APIRouter(prefix="/internal/v1", tags=["administration"], dependencies=[Depends(require_internal_token)])
 
 
-@router.post("/tournaments", status_code=201, summary="Create a tournament, from a template or a whole definition")
+@router.post(
+    "/tournaments",
+    status_code=201,
+    responses={201: {"model": TournamentOut}, 200: {"model": TournamentOut, "description": "Created before"}},
+    summary="Create a tournament, from a template or a whole definition",
+)
 async def create_tournament(
     director: DirectorDep,
     principal: PrincipalDep,
@@ -142,7 +150,9 @@ async def _purchase(
     return await answer_once(director, principal, key, kind, fields, purchased)
 
 
-@router.post("/tournaments/{tournament_id}/start", summary="Start a scheduled tournament now")
+@router.post(
+    "/tournaments/{tournament_id}/start", response_model=TournamentOut, summary="Start a scheduled tournament now"
+)
 async def start(tournament_id: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
     async with director.runtime.db.transaction() as session:
         tournament = await _managed(director, session, tournament_id, principal)
@@ -150,7 +160,11 @@ async def start(tournament_id: str, director: DirectorDep, principal: PrincipalD
     return await queries.details(director, tournament_id)
 
 
-@router.delete("/tournaments/{tournament_id}/recurrence", summary="Stop a recurring sit'n'go from re-opening")
+@router.delete(
+    "/tournaments/{tournament_id}/recurrence",
+    response_model=TournamentOut,
+    summary="Stop a recurring sit'n'go from re-opening",
+)
 async def stop_recurring(tournament_id: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
     """The sit'n'go plays as it is, but opens no successor when it fills (under its row lock, as the start that
     would open one). Idempotent: a tournament that does not recur answers as it is."""
@@ -160,7 +174,11 @@ async def stop_recurring(tournament_id: str, director: DirectorDep, principal: P
     return await queries.details(director, tournament_id)
 
 
-@router.post("/tournaments/{tournament_id}/pause", summary="Pause a running tournament for a technical problem")
+@router.post(
+    "/tournaments/{tournament_id}/pause",
+    response_model=TournamentOut,
+    summary="Pause a running tournament for a technical problem",
+)
 async def pause(tournament_id: str, body: PauseIn, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
     """The blind clock stops and no new hand is dealt (hands in progress finish); `clock.paused_at` says since
     when. 409 `tournament_already_paused`, `tournament_not_running`."""
@@ -170,7 +188,7 @@ async def pause(tournament_id: str, body: PauseIn, director: DirectorDep, princi
     return await queries.details(director, tournament_id)
 
 
-@router.post("/tournaments/{tournament_id}/resume", summary="Resume a paused tournament")
+@router.post("/tournaments/{tournament_id}/resume", response_model=TournamentOut, summary="Resume a paused tournament")
 async def resume(tournament_id: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
     """The clock runs again from where it stopped and the tables deal. 409 `tournament_not_paused`,
     `tournament_not_running`."""
@@ -241,7 +259,14 @@ async def cancellation_preview(
     )
 
 
-@router.get("/players/{player_id}/tournaments", tags=["registration"], summary="A player's tournaments")
+@router.get(
+    "/players/{player_id}/tournaments",
+    response_model=list[PlayerTournamentOut],
+    # A position and a prize appear once the player is ranked, as before: not as nulls.
+    response_model_exclude_unset=True,
+    tags=["registration"],
+    summary="A player's tournaments",
+)
 async def player_tournaments(player_id: str, director: DirectorDep, principal: PrincipalDep) -> list[dict[str, Any]]:
     """`[{tournament_id, name, status, registration, entry, table_id, seat, chips, position?, prize_cents?}]`;
     partners and operators see the registrations made through their concessionaire."""
@@ -249,7 +274,12 @@ async def player_tournaments(player_id: str, director: DirectorDep, principal: P
     return [item for item in listed if _sees(principal, player_id, item)]
 
 
-@router.get("/players/{player_id}/tickets", tags=["registration"], summary="A player's tickets (P-3.4, P-10.12)")
+@router.get(
+    "/players/{player_id}/tickets",
+    response_model=list[TicketOut],
+    tags=["registration"],
+    summary="A player's tickets (P-3.4, P-10.12)",
+)
 async def player_tickets(player_id: str, director: DirectorDep, principal: PrincipalDep) -> list[dict[str, Any]]:
     if principal.role is Role.PLAYER:
         principal.require_player_scope(player_id, None)

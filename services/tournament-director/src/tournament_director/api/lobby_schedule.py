@@ -9,6 +9,7 @@ from fastapi import APIRouter, Body, Depends
 from platform_kit.internal_api import require_internal_token
 
 from tournament_director.api.deps import DirectorDep, PrincipalDep
+from tournament_director.api.schemas import LobbyEntryOut
 from tournament_director.service import lobby_entries
 
 router = APIRouter(
@@ -16,14 +17,14 @@ router = APIRouter(
 )
 
 
-@router.get("", summary="The lobby's schedule: what it keeps open")
+@router.get("", response_model=list[LobbyEntryOut], summary="The lobby's schedule: what it keeps open")
 async def listed(director: DirectorDep, principal: PrincipalDep) -> list[dict[str, Any]]:
     """Each entry with `source`: `settings` (TOURNAMENT_DIRECTOR_LOBBY_SCHEDULE, administrators only, changed
     by deployment) or `console`; `enabled` false once disabled."""
     return await lobby_entries.listed(director, principal)
 
 
-@router.post("", status_code=201, summary="Add an entry to the lobby's schedule")
+@router.post("", status_code=201, response_model=LobbyEntryOut, summary="Add an entry to the lobby's schedule")
 async def create(
     director: DirectorDep, principal: PrincipalDep, body: Annotated[dict[str, Any], Body()]
 ) -> dict[str, Any]:
@@ -34,7 +35,7 @@ async def create(
     return await lobby_entries.create(director, principal, body)
 
 
-@router.delete("/{key}", summary="Disable an entry of the lobby's schedule")
+@router.delete("/{key}", response_model=LobbyEntryOut, summary="Disable an entry of the lobby's schedule")
 async def disable(key: str, director: DirectorDep, principal: PrincipalDep) -> dict[str, Any]:
     """It opens nothing more; an occurrence already registering stays, and its recurring sit'n'go opens no
     successor. Idempotent. 404 `lobby_entry_not_found` (another concessionaire's too)."""

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from platform_kit.events.tournament import RegistrationEntry
 from pydantic import BaseModel, ConfigDict, Field
+
+from tournament_director.domain.definition import TournamentDefinition
+from tournament_director.domain.jackpots import JackpotProgramme
 
 
 class _In(BaseModel):
@@ -109,3 +112,124 @@ class LobbyItem(BaseModel):
     paused_at: str | None = Field(
         None, description="A running tournament the director paused for a technical problem: since when (issue 17)."
     )
+
+
+class PayoutScheduleOut(BaseModel):
+    entrants: int = Field(description="The field the schedule is for: the entrants once running, else the registered.")
+    shares_bps: list[int] = Field(description="Each paid position's share of the prize pool, 1st first (P-8.4).")
+
+
+class ClockOut(BaseModel):
+    level: int
+    on_break: bool
+    small_blind: int
+    big_blind: int
+    ante: int
+    ends_at: str | None = Field(description="When the level or break changes next; null in the last level or paused.")
+    hand_for_hand: bool = Field(description="Hand-for-hand play (P-6.6).")
+    paused_at: str | None = Field(
+        description="Paused for a technical problem since then: no change due, no hand dealt."
+    )
+
+
+class SeatedOut(BaseModel):
+    seat: int
+    player_id: str
+    chips: int = Field(description="After the player's latest completed hand.")
+
+
+class TableOut(BaseModel):
+    table_id: str
+    players: list[SeatedOut]
+
+
+class TournamentOut(LobbyItem):
+    """A tournament's page: the lobby fields, the definition, the payout schedule for the current field (P-8.4)
+    and, once running, the prize pool and prizes, the clock and the tables."""
+
+    registration_opens_at: str | None
+    started_at: str | None
+    ended_at: str | None
+    end_reason: str | None
+    settled: bool = Field(description="Every money movement of its finish or cancellation was posted.")
+    jackpots: list[JackpotProgramme]
+    definition: TournamentDefinition
+    payout_schedule: PayoutScheduleOut | None = Field(
+        description="Null while no bracket of the tournament's own schedule covers the field."
+    )
+    prize_pool_cents: int | None = Field(description="Once running (P-8.2, P-8.3); it grows with rebuys and add-ons.")
+    prizes_cents: list[int] | None = Field(description="Prize by position, 1st first, on the pool as it stands.")
+    satellite_seats: int | None = Field(description="A satellite's seats in its target (P-3.4), once running.")
+    players_left: int | None
+    clock: ClockOut | None = Field(description="While running.")
+    tables: list[TableOut] = Field(description="While running: each table's players by seat.")
+
+
+class StandingOut(BaseModel):
+    """A player still in (chips, table, seat) or ranked (position, prize: only those have them)."""
+
+    player_id: str
+    chips: int | None = Field(description="Null before the start; 0 once ranked.")
+    table_id: str | None
+    seat: int | None
+    position: int | None = Field(None, description="Ranked players only (P-2).")
+    prize_cents: int | None = Field(None, description="Ranked players only.")
+    disqualified: bool | None = Field(None, description="Ranked players only (P-12.5).")
+
+
+class StandingsOut(BaseModel):
+    tournament_id: str
+    status: str
+    players: list[StandingOut] = Field(description="Players still in, by chips, then the ranked, by position.")
+
+
+class TemplateOut(BaseModel):
+    template: str
+    description: str
+    parameters: list[str] = Field(description="What the template takes besides the name.")
+    definition: TournamentDefinition = Field(description="An example definition (priced 9+1).")
+
+
+class PlayerTournamentOut(BaseModel):
+    """A tournament a player entered, with where they sit while it runs and how they finished once ranked."""
+
+    tournament_id: str
+    name: str
+    status: str
+    registration: str = Field(description="paying, registered, refunding, unregistered or forfeited.")
+    entry: RegistrationEntry
+    concessionaire_id: str = Field(description="The concessionaire the player registered through.")
+    table_id: str | None
+    seat: int | None
+    chips: int | None
+    position: int | None = Field(None, description="Ranked players only (P-2).")
+    prize_cents: int | None = Field(None, description="Ranked players only.")
+
+
+class TicketOut(BaseModel):
+    """A ticket that registers its holder for free (P-3.4, P-10.12)."""
+
+    code: str
+    currency: str
+    prize_part_cents: int
+    fee_cents: int
+    tournament_kind: str
+    issued_reason: str
+    issued_at: str
+    source_tournament_id: str
+    target_tournament_id: str | None = Field(description="A satellite's seat: the only tournament it enters.")
+    used_by_tournament_id: str | None
+
+
+class LobbyEntryOut(BaseModel):
+    """An entry of the lobby's schedule (issue 17)."""
+
+    key: str
+    concessionaire_id: str | None
+    body: dict[str, Any] = Field(description="The creation body of the tournaments it opens.")
+    every_minutes: int | None = Field(description="A scheduled tournament every so many minutes; null: a sit'n'go.")
+    enabled: bool
+    created_by: str | None = Field(description="Null for the settings' entries.")
+    created_at: str | None
+    disabled_at: str | None
+    source: Literal["settings", "console"]

@@ -54,8 +54,8 @@ Cancellation (P-10) — `cancellation`
 Jackpots (P-8.6) — `jackpots`
     JackpotProgramme(programme_id, fee_share_bps, condition: LostShowdownCondition | WinStreakCondition)
     jackpot_contribution_cents(programme, price, tax_rate_bps) -> int
-    showdown_qualifiers(programme, HandCompleted) -> tuple[player, ...]
-    streak_qualifiers(programme, TournamentFinished, streaks) -> StreakOutcome(qualifiers, streaks)
+    showdown_qualifiers(programme, Showdown) -> tuple[player, ...]
+    streak_qualifiers(programme, FinishedTournament, streaks) -> StreakOutcome(qualifiers, streaks)
 
 Access (P-11.7) — `access`
     access_refusal(restrictions, tier, invited) -> AccessRefusal | None
@@ -93,13 +93,13 @@ from tournament_director.domain.definition import (
 from tournament_director.domain.entries import FREE, Entry, EntryKind, PaymentForm, Price
 from tournament_director.domain.issues import DefinitionError, Issue
 from tournament_director.domain.jackpots import (
+    FinishedTournament,
     HandCategory,
-    HandCompleted,
     JackpotProgramme,
     LostShowdownCondition,
+    Showdown,
     ShowdownHand,
     StreakOutcome,
-    TournamentFinished,
     WinStreakCondition,
     jackpot_contribution_cents,
     showdown_qualifiers,
@@ -197,9 +197,9 @@ __all__ = [
     "EntryKind",
     "FinalRanking",
     "FinalTableReached",
+    "FinishedTournament",
     "FreerollSettings",
     "HandCategory",
-    "HandCompleted",
     "HoldTable",
     "Issue",
     "JackpotProgramme",
@@ -230,6 +230,7 @@ __all__ = [
     "SatellitePrizes",
     "SatelliteSettings",
     "SeatRef",
+    "Showdown",
     "ShowdownHand",
     "SkillTier",
     "StartHandForHand",
@@ -241,7 +242,6 @@ __all__ = [
     "TableSettings",
     "TaxAssessment",
     "TournamentDefinition",
-    "TournamentFinished",
     "TournamentKind",
     "WinStreakCondition",
     "access_refusal",

@@ -43,6 +43,17 @@ class HandCategory(IntEnum):
     STRAIGHT_FLUSH = 9
 
 
+_CATEGORY_NAMES = {category.name.lower(): category for category in HandCategory} | {"one_pair": HandCategory.PAIR}
+
+
+def hand_category(name: str) -> HandCategory:
+    """The category of a shown hand from its name on the bus (`"four_of_a_kind"`; `"one_pair"` or `"pair"`)."""
+    try:
+        return _CATEGORY_NAMES[name.lower().replace(" ", "_")]
+    except KeyError:
+        raise ValueError(f"not a hand category: {name!r}") from None
+
+
 class LostShowdownCondition(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -88,8 +99,9 @@ class ShowdownHand:
 
 
 @dataclass(frozen=True)
-class HandCompleted:
-    """A completed hand that went to showdown, as the table engine reports it."""
+class Showdown:
+    """What the lost-showdown conditions look at in a completed hand (`table.hand.completed`): who showed what, and
+    what each won."""
 
     tournament_id: str
     hand_id: str
@@ -97,13 +109,15 @@ class HandCompleted:
 
 
 @dataclass(frozen=True)
-class TournamentFinished:
+class FinishedTournament:
+    """What the win-streak conditions look at in a finished tournament."""
+
     tournament_id: str
     winner: PlayerId
     entrants: tuple[PlayerId, ...]
 
 
-def showdown_qualifiers(programme: JackpotProgramme, fact: HandCompleted) -> tuple[PlayerId, ...]:
+def showdown_qualifiers(programme: JackpotProgramme, fact: Showdown) -> tuple[PlayerId, ...]:
     """Players of `fact` who meet a lost-showdown condition, in showdown order; none for other conditions."""
     condition = programme.condition
     if not isinstance(condition, LostShowdownCondition):
@@ -121,7 +135,7 @@ class StreakOutcome:
 
 
 def streak_qualifiers(
-    programme: JackpotProgramme, fact: TournamentFinished, streaks: Mapping[PlayerId, int]
+    programme: JackpotProgramme, fact: FinishedTournament, streaks: Mapping[PlayerId, int]
 ) -> StreakOutcome:
     """Move the entrants' win streaks by `fact` and say who reached the programme's streak (P-8.6)."""
     if fact.winner not in fact.entrants:

@@ -1,21 +1,24 @@
-"""The closed vocabularies of a tournament definition (P-1.1, P-3, P-4, P-6, P-9)."""
+"""The closed vocabularies of a tournament definition (P-1.1, P-3, P-4, P-6, P-9).
+
+A tournament's kind and a table's betting structure are the event contracts' (`platform_kit.events`), defined
+there once: the director's definitions take them from there, as its events do.
+"""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
+from platform_kit.events.table import BettingStructure
+from platform_kit.events.tournament import TournamentKind
 
-class TournamentKind(StrEnum):
-    #: Fixed number of seats (2–120), starts when full (P-3.1).
-    SIT_AND_GO = "sit_and_go"
-    #: Starts at a set time with 10–3,000 registered players (P-3.2).
-    SCHEDULED = "scheduled"
-
-
-class BettingStructure(StrEnum):
-    NO_LIMIT = "no_limit"
-    POT_LIMIT = "pot_limit"
-    FIXED_LIMIT = "fixed_limit"
+__all__ = [
+    "BettingStructure",
+    "PrizeForm",
+    "RebuyEligibility",
+    "SatellitePrizeMode",
+    "TableMode",
+    "TournamentKind",
+]
 
 
 class TableMode(StrEnum):

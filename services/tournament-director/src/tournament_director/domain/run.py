@@ -3,8 +3,8 @@
 `TournamentRun` is what the director service (asynchronously, one event at a time) and the simulator (in one
 process) both drive. It does no I/O and reads no clock: every call takes `now`; randomness (seating, P-5) comes
 from the `rng` it is given — `random.SystemRandom()` in production. Each call returns the messages
-(`run_messages`) to carry out and publish, in order. A call that cannot be taken raises `RunError` and changes
-nothing (except that the run's time moves forward to `now`).
+(`run_messages`: the kit's event contracts) to carry out and publish, in order. A call that cannot be taken
+raises `RunError` and changes nothing (except that the run's time moves forward to `now`).
 
 Driving it::
 
@@ -25,7 +25,7 @@ elimination log is kept as the list of calls made on it and replayed on restore.
 
 How a completed hand is handled (what the service can rely on):
 1. Stacks are taken from the fact (P-10: only completed hands count); the players who end without chips are
-   busted. During the rebuy period those with rebuys left get a `RebuyOffered` and their table waits (status
+   busted. During the rebuy period those with rebuys left get an `OfferRebuy` and their table waits (status
    SETTLING) until every offer is answered; the others' busts wait with them, so a hand's busts are always
    recorded together.
 2. Busts are recorded in the `EliminationLog` (P-2.1–P-2.3) and announced with their positions
@@ -48,6 +48,17 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Literal
 
+from platform_kit.events.table import AddChips, CloseTable, HandCompleted, Level, SeatedPlayer, StartHand, UnseatPlayer
+from platform_kit.events.tournament import (
+    AddonOffered,
+    LevelChanged,
+    PlayerEliminated,
+    TournamentCancelled,
+    TournamentPaused,
+    TournamentResumed,
+    TournamentStarted,
+)
+
 from tournament_director.domain import jackpots
 from tournament_director.domain.blind_clock import BlindClock, ClockReading
 from tournament_director.domain.cancellation import CancellationCase, CancellationSettlement, settle_cancellation
@@ -58,24 +69,7 @@ from tournament_director.domain.payouts import PrizeTable
 from tournament_director.domain.prize_pool import PoolFunding
 from tournament_director.domain.ranking import Bust, EliminationLog, PlayerId, seats_from_button
 from tournament_director.domain.rebuy_addon import PlayerPurchases, PurchaseRefusal, addon_refusal, rebuy_refusal
-from tournament_director.domain.run_messages import (
-    AddChips,
-    AddonOffered,
-    CloseTable,
-    HandCompleted,
-    Level,
-    LevelChanged,
-    Message,
-    PlayerEliminated,
-    RebuyOffered,
-    SeatedPlayer,
-    StartHand,
-    TournamentCancelled,
-    TournamentPaused,
-    TournamentResumed,
-    TournamentStarted,
-    UnseatPlayer,
-)
+from tournament_director.domain.run_messages import Message, OfferRebuy
 from tournament_director.domain.run_results import (
     TournamentOutcome,
     cancellation_case,
@@ -157,10 +151,12 @@ class TournamentRun:
         rng: random.Random,
         now: datetime,
         *,
+        currency: str,
         entries: Mapping[PlayerId, Entry] | None = None,
         jackpot_programmes: Sequence[jackpots.JackpotProgramme] = (),
     ) -> tuple[TournamentRun, tuple[Message, ...]]:
-        """Seat `players` at random (P-5.1) on the fewest tables (P-6.1) and deal the first hands.
+        """Seat `players` at random (P-5.1) on the fewest tables (P-6.1) and deal the first hands; prizes are
+        announced in `currency`, the tournament's.
 
         `entries` says how each player entered (default: `default_entry`). A field outside the definition's
         minimum and maximum is refused: below the minimum the service cancels and refunds (P-3.2)."""
@@ -175,6 +171,7 @@ class TournamentRun:
         layout = initial_seating(players, definition.tables.seats_per_table, rng)
         state = RunState(
             tournament_id=tournament_id,
+            currency=currency,
             definition=definition,
             jackpots=tuple(jackpot_programmes),
             started_at=now,
@@ -186,11 +183,8 @@ class TournamentRun:
             purchases={player: PlayerPurchases() for player in players},
         )
         run = cls(state, rng)
-        out: list[Message] = [
-            TournamentStarted(
-                tournament_id, len(players), tuple(run._tables.key(table_id) for table_id in state.tables)
-            )
-        ]
+        tables = [run._tables.key(table_id) for table_id in state.tables]
+        out: list[Message] = [TournamentStarted(tournament_id=tournament_id, players=len(players), tables=tables)]
         out.extend(run._tables.open(table_id) for table_id in sorted(state.tables))
         if definition.tables.mode is TableMode.SHOOTOUT:
             run._tables.carry_out(shootout_byes(layout, definition.tables), out)
@@ -276,7 +270,8 @@ class TournamentRun:
         chips = self._state.chips
         return {
             self._tables.key(table_id): tuple(
-                SeatedPlayer(seat, player, chips[player]) for seat, player in sorted(table.seats.items())
+                SeatedPlayer(seat=seat, player_id=player, stack=chips[player])
+                for seat, player in sorted(table.seats.items())
             )
             for table_id, table in sorted(self._state.tables.items())
         }
@@ -330,9 +325,13 @@ class TournamentRun:
             return None
         blinds = self._state.definition.blinds
         level = blinds.levels[table.hand_level - 1]
-        return StartHand(
-            table_id, table.hand_no, Level(level.small_blind, level.big_blind, level.ante, blinds.big_blind_ante)
+        played = Level(
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            big_blind_ante=blinds.big_blind_ante,
         )
+        return StartHand(table_id=table_id, hand_no=table.hand_no, level=played)
 
     def next_clock_change(self) -> datetime | None:
         """When the level or break changes next (call `on_clock` then); None in the last level, or while paused
@@ -361,7 +360,7 @@ class TournamentRun:
             raise RunError("the tournament is already paused")
         self._set_time(now)
         self._state.paused_at = now
-        return (TournamentPaused(self._state.tournament_id, reason),)
+        return (TournamentPaused(tournament_id=self._state.tournament_id, reason=reason),)
 
     def resume(self, now: datetime) -> tuple[Message, ...]:
         """The clock runs again from where it stopped (the level keeps the time it had left) and the tables that
@@ -374,10 +373,15 @@ class TournamentRun:
         paused = now - state.paused_at
         state.paused_for += paused
         state.paused_at = None
-        out: list[Message] = [TournamentResumed(state.tournament_id, int(paused.total_seconds()), None)]
+        out: list[Message] = []
         self._after_change(out)
-        out[0] = TournamentResumed(state.tournament_id, int(paused.total_seconds()), self.next_clock_change())
-        return tuple(out)
+        ends_at = self.next_clock_change()
+        resumed = TournamentResumed(
+            tournament_id=state.tournament_id,
+            paused_seconds=int(paused.total_seconds()),
+            level_ends_at=None if ends_at is None else ends_at.isoformat(),
+        )
+        return (resumed, *out)
 
     # ------------------------------------------------------------------------------------------------- facts
 
@@ -423,7 +427,7 @@ class TournamentRun:
         return self._rebuy_refusal(player_id)
 
     def rebuy(self, player_id: PlayerId, now: datetime, *, form: PaymentForm = PaymentForm.CASH) -> tuple[Message, ...]:
-        """The player paid a rebuy (answering a `RebuyOffered`, or between hands when the eligibility allows):
+        """The player paid a rebuy (answering an `OfferRebuy`, or between hands when the eligibility allows):
         record the entry and add the chips (P-4.2, P-4.4)."""
         out: list[Message] = []
         self._check_running()
@@ -446,7 +450,7 @@ class TournamentRun:
         return tuple(out)
 
     def decline_rebuy(self, player_id: PlayerId, now: datetime) -> tuple[Message, ...]:
-        """The player lets a `RebuyOffered` go (or the service's answer time ran out): they are out."""
+        """The player lets an `OfferRebuy` go (or the service's answer time ran out): they are out."""
         out: list[Message] = []
         self._check_running()
         self._set_time(now)
@@ -542,8 +546,11 @@ class TournamentRun:
         case = cancellation_case(state, self._log, self._reading(), still_in)
         settlement = settle_cancellation(case)
         state.cancelled = True
-        out.extend(CloseTable(self._tables.key(table_id), "cancelled") for table_id in sorted(state.tables))
-        out.append(TournamentCancelled(state.tournament_id, reason, refunds(settlement, tuple(state.entries))))
+        out.extend(
+            CloseTable(table_id=self._tables.key(table_id), reason="cancelled") for table_id in sorted(state.tables)
+        )
+        given_back = refunds(settlement, tuple(state.entries))
+        out.append(TournamentCancelled(tournament_id=state.tournament_id, reason=reason, refunds=given_back))
         return Cancellation(case, settlement, tuple(out))
 
     def cancellation_preview(self, now: datetime) -> Cancellation:
@@ -633,11 +640,15 @@ class TournamentRun:
         for group in groups:
             cash, seat = prizes.group_shares(group)
             for player, prize in zip(group.players, cash, strict=True):
-                out.append(
-                    PlayerEliminated(
-                        self._state.tournament_id, player, group.first_position, prize, hand_of[player], seat
-                    )
+                eliminated = PlayerEliminated(
+                    tournament_id=self._state.tournament_id,
+                    player_id=player,
+                    position=group.first_position,
+                    prize_cents=prize,
+                    hand_id=hand_of[player],
+                    seat=seat,
                 )
+                out.append(eliminated)
 
     def _current_prizes(self) -> PrizeTable:
         if self._prizes is None:
@@ -655,7 +666,7 @@ class TournamentRun:
         chips = self._state.chips.pop(player_id) + self._state.bought_in_hand.pop(player_id, 0)
         if reason == "disqualified":
             self._state.chips_removed += chips
-        out.append(UnseatPlayer(self._tables.key(table_id), player_id, reason))
+        out.append(UnseatPlayer(table_id=self._tables.key(table_id), player_id=player_id, reason=reason))
 
     # -------------------------------------------------------------------------------- internals: after change
 
@@ -691,7 +702,9 @@ class TournamentRun:
         state = self._state
         state.finished_at = state.now
         self._outcome = finish(state, self._log, state.now)
-        out.extend(CloseTable(self._tables.key(table_id), "finished") for table_id in sorted(state.tables))
+        out.extend(
+            CloseTable(table_id=self._tables.key(table_id), reason="finished") for table_id in sorted(state.tables)
+        )
         out.append(self._outcome.event)
 
     # ------------------------------------------------------------------------------------ internals: helpers
@@ -711,18 +724,29 @@ class TournamentRun:
         state.clock_mark = mark
         level = reading.level
         ends_at = None if reading.remaining is None else state.now + reading.remaining
-        out.append(
-            LevelChanged(
-                state.tournament_id, mark[0], level.small_blind, level.big_blind, level.ante, ends_at, on_break=mark[1]
-            )
+        changed = LevelChanged(
+            tournament_id=state.tournament_id,
+            level_no=mark[0],
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            ends_at=None if ends_at is None else ends_at.isoformat(),
+            on_break=mark[1],
         )
+        out.append(changed)
         for player in sorted(state.chips):
             self._offer_addon(player, out)
 
     def _offer_addon(self, player_id: PlayerId, out: list[Message]) -> None:
         addon = self._state.definition.addon
         if addon is not None and self._addon_refusal(player_id) is None:
-            out.append(AddonOffered(self._state.tournament_id, player_id, addon.chips, addon.price.total_cents))
+            offered = AddonOffered(
+                tournament_id=self._state.tournament_id,
+                player_id=player_id,
+                chips=addon.chips,
+                price_cents=addon.price.total_cents,
+            )
+            out.append(offered)
 
     def _reading(self) -> ClockReading:
         """The clock at the run's time less the pauses, standing still while paused (computed once per instant:
@@ -748,10 +772,10 @@ class TournamentRun:
         chips = state.chips[player_id] + state.bought_in_hand.get(player_id, 0)
         return addon_refusal(state.definition, state.purchases[player_id], chips=chips, clock=self._reading())
 
-    def _rebuy_offer(self, table_id: int, player_id: PlayerId) -> RebuyOffered:
+    def _rebuy_offer(self, table_id: int, player_id: PlayerId) -> OfferRebuy:
         rebuy = self._state.definition.rebuy
         assert rebuy is not None
-        return RebuyOffered(
+        return OfferRebuy(
             self._state.tournament_id, self._tables.key(table_id), player_id, rebuy.chips, rebuy.price.total_cents
         )
 
@@ -767,7 +791,7 @@ class TournamentRun:
             state.bought_in_hand[player_id] = state.bought_in_hand.get(player_id, 0) + chips
         else:
             state.chips[player_id] += chips
-        out.append(AddChips(self._tables.key(table_id), player_id, chips, reason))
+        out.append(AddChips(table_id=self._tables.key(table_id), player_id=player_id, amount=chips, reason=reason))
 
     def _table_id_of(self, player_id: PlayerId) -> int:
         table_id = self._seating.table_of(player_id)

@@ -14,6 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from platform_kit.events.table import HandCompleted
+from platform_kit.events.tournament import JackpotQualified, RankedPlayer, Refund, TournamentFinished
+
 from tournament_director.domain import jackpots
 from tournament_director.domain.blind_clock import ClockReading
 from tournament_director.domain.cancellation import CancellationCase, CancellationSettlement
@@ -23,13 +26,6 @@ from tournament_director.domain.payouts import PayoutSchedule, PrizeTable, payou
 from tournament_director.domain.prize_pool import PoolFunding, fund_prize_pool
 from tournament_director.domain.ranking import EliminationLog, FinalRanking, PlayerId
 from tournament_director.domain.rebuy_addon import rebuys_or_addons_still_possible
-from tournament_director.domain.run_messages import (
-    HandCompleted,
-    JackpotQualified,
-    RankedPlayer,
-    Refund,
-    TournamentFinished,
-)
 from tournament_director.domain.run_state import RunState
 from tournament_director.domain.tax import tax_base_cents
 
@@ -95,7 +91,7 @@ class TournamentOutcome:
     tax_base_cents: int
     disqualified: frozenset[PlayerId]
     #: What the win-streak jackpots need (P-8.6): pass it to `jackpots.streak_qualifiers` with the streaks.
-    jackpot_fact: jackpots.TournamentFinished
+    jackpot_fact: jackpots.FinishedTournament
     #: The bus event (`tournament.tournament.finished`).
     event: TournamentFinished
 
@@ -119,16 +115,23 @@ def finish(state: RunState, log: EliminationLog, finished_at: datetime) -> Tourn
     event = TournamentFinished(
         tournament_id=state.tournament_id,
         kind=state.definition.kind,
-        finished_at=finished_at,
+        currency=state.currency,
+        finished_at=finished_at.isoformat(),
         entrants=len(entrants),
         prize_pool_cents=funding.pool_cents,
         prize_pool_from_entries_cents=funding.collected_cents,
         guarantee_overlay_cents=funding.overlay_cents,
-        ranking=tuple(
-            RankedPlayer(player, group.first_position, prizes[player], player in disqualified, player in seat_winners)
+        ranking=[
+            RankedPlayer(
+                player_id=player,
+                position=group.first_position,
+                prize_cents=prizes[player],
+                disqualified=player in disqualified,
+                seat=player in seat_winners,
+            )
             for group in ranking.groups
             for player in group.players
-        ),
+        ],
     )
     return TournamentOutcome(
         ranking=ranking,
@@ -138,7 +141,7 @@ def finish(state: RunState, log: EliminationLog, finished_at: datetime) -> Tourn
         funding=funding,
         tax_base_cents=tax_base_cents(all_entries(state)),
         disqualified=disqualified,
-        jackpot_fact=jackpots.TournamentFinished(state.tournament_id, ranking.groups[0].players[0], entrants),
+        jackpot_fact=jackpots.FinishedTournament(state.tournament_id, ranking.groups[0].players[0], entrants),
         event=event,
     )
 
@@ -168,19 +171,27 @@ def showdown_jackpot_qualifiers(state: RunState, fact: HandCompleted) -> list[Ja
     for pot in fact.pots:
         for seat, chips in zip(pot.winner_seats, pot.shares, strict=True):
             won[seat] = won.get(seat, 0) + chips
-    showdown = jackpots.HandCompleted(
+    showdown = jackpots.Showdown(
         state.tournament_id,
         fact.hand_id,
-        tuple(jackpots.ShowdownHand(shown.player_id, shown.category, won.get(shown.seat, 0)) for shown in fact.shown),
+        tuple(
+            jackpots.ShowdownHand(shown.player_id, jackpots.hand_category(shown.category), won.get(shown.seat, 0))
+            for shown in fact.shown
+        ),
     )
     return [
-        JackpotQualified(state.tournament_id, programme.programme_id, player, fact.hand_id)
+        JackpotQualified(
+            tournament_id=state.tournament_id,
+            programme_id=programme.programme_id,
+            player_id=player,
+            hand_id=fact.hand_id,
+        )
         for programme in state.jackpots
         for player in jackpots.showdown_qualifiers(programme, showdown)
     ]
 
 
-def refunds(settlement: CancellationSettlement, players: Sequence[PlayerId]) -> tuple[Refund, ...]:
+def refunds(settlement: CancellationSettlement, players: Sequence[PlayerId]) -> list[Refund]:
     """Per player, the cash and the fresh tickets a cancellation gives back (players with nothing left out)."""
     by_player = []
     for player in players:
@@ -188,5 +199,5 @@ def refunds(settlement: CancellationSettlement, players: Sequence[PlayerId]) -> 
         cash = sum(line.amount_cents for line in lines if line.form is PaymentForm.CASH)
         tickets = sum(1 for line in lines if line.form is PaymentForm.TICKET)
         if cash or tickets:
-            by_player.append(Refund(player, cash, tickets))
-    return tuple(by_player)
+            by_player.append(Refund(player_id=player, cash_cents=cash, tickets=tickets))
+    return by_player

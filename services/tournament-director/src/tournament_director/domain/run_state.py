@@ -73,6 +73,8 @@ class LogEntry:
 @dataclass
 class RunState:
     tournament_id: str
+    #: The tournament's currency: its prizes are announced in it (`tournament.tournament.finished`).
+    currency: str
     definition: TournamentDefinition
     jackpots: tuple[JackpotProgramme, ...]
     started_at: datetime
@@ -184,6 +186,7 @@ def state_to_json(state: RunState) -> dict[str, Any]:
     return {
         "format_version": FORMAT_VERSION,
         "tournament_id": state.tournament_id,
+        "currency": state.currency,
         "definition": state.definition.model_dump(mode="json"),
         "jackpots": [programme.model_dump(mode="json") for programme in state.jackpots],
         "started_at": state.started_at.isoformat(),
@@ -222,6 +225,7 @@ def state_from_json(data: dict[str, Any]) -> RunState:
     level, on_break = data["clock_mark"]
     return RunState(
         tournament_id=data["tournament_id"],
+        currency=data["currency"],  # migration 0010 wrote it into the snapshots saved before it was kept
         definition=TournamentDefinition.model_validate(data["definition"]),
         jackpots=tuple(JackpotProgramme.model_validate(item) for item in data["jackpots"]),
         started_at=started_at,

@@ -18,26 +18,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Literal
 
-from tournament_director.domain import run_messages
-from tournament_director.domain.blind_clock import ClockReading
-from tournament_director.domain.kinds import TableMode
-from tournament_director.domain.run_messages import (
-    CloseTable,
+from platform_kit.events.table import CloseTable, Level, OpenTable, SeatedPlayer, SeatPlayer, StartHand, UnseatPlayer
+from platform_kit.events.tournament import (
     FinalTableStarted,
     HandForHandChanged,
-    Level,
-    Message,
-    OpenTable,
     PlayerMoved,
-    SeatedPlayer,
-    SeatPlayer,
     ShootoutPhaseStarted,
-    StartHand,
     TableBroken,
     TableHeld,
-    UnseatPlayer,
 )
+
+from tournament_director.domain.blind_clock import ClockReading
+from tournament_director.domain.kinds import TableMode
+from tournament_director.domain.run_messages import Message
 from tournament_director.domain.run_seating import LiveSeating
 from tournament_director.domain.run_state import RunState, TableStatus
 from tournament_director.domain.seating import (
@@ -55,7 +50,7 @@ from tournament_director.domain.table_planner import plan_after_hand
 
 #: Planning converges in a few passes; more means a planner bug, not a big field.
 _MAX_PLANNING_PASSES = 1_000
-_MOVE_REASONS: dict[MoveReason, run_messages.MoveReason] = {
+_MOVE_REASONS: dict[MoveReason, Literal["table_broken", "balancing", "shootout_regroup"]] = {
     MoveReason.TABLE_BROKEN: "table_broken",
     MoveReason.BALANCING: "balancing",
     MoveReason.NEW_PHASE: "shootout_regroup",
@@ -97,7 +92,10 @@ class TableFlow:
             tournament_id=state.tournament_id,
             max_seats=state.definition.tables.seats_per_table,
             betting_structure=state.definition.betting_structure,
-            seats=tuple(SeatedPlayer(seat, player, state.chips[player]) for seat, player in sorted(seats.items())),
+            seats=[
+                SeatedPlayer(seat=seat, player_id=player, stack=state.chips[player])
+                for seat, player in sorted(seats.items())
+            ],
         )
 
     # ------------------------------------------------------------------------------------------- planning
@@ -150,36 +148,44 @@ class TableFlow:
                 case MovePlayer(player_id=player, source=source, target=target, reason=reason):
                     source_key, target_key = self.key(source.table_id, old_phase), self.key(target.table_id)
                     if reason is not MoveReason.NEW_PHASE:  # a new phase reopens every table instead
-                        out.append(UnseatPlayer(source_key, player, "moved"))
-                        out.append(SeatPlayer(target_key, SeatedPlayer(target.seat, player, state.chips[player])))
-                    out.append(
-                        PlayerMoved(
-                            state.tournament_id, player, source_key, target_key, target.seat, _MOVE_REASONS[reason]
-                        )
+                        out.append(UnseatPlayer(table_id=source_key, player_id=player, reason="moved"))
+                        seated = SeatedPlayer(seat=target.seat, player_id=player, stack=state.chips[player])
+                        out.append(SeatPlayer(table_id=target_key, player=seated))
+                    moved = PlayerMoved(
+                        tournament_id=state.tournament_id,
+                        player_id=player,
+                        from_table_id=source_key,
+                        to_table_id=target_key,
+                        to_seat=target.seat,
+                        reason=_MOVE_REASONS[reason],
                     )
+                    out.append(moved)
                 case BreakTable(table_id=table_id):
                     key = self.key(table_id, old_phase)
-                    out.append(CloseTable(key, "table_broken"))
-                    out.append(TableBroken(state.tournament_id, key))
+                    out.append(CloseTable(table_id=key, reason="table_broken"))
+                    out.append(TableBroken(tournament_id=state.tournament_id, table_id=key))
                 case HoldTable(table_id=table_id):
                     state.tables[table_id].status = TableStatus.HELD
-                    out.append(TableHeld(state.tournament_id, self.key(table_id)))
+                    out.append(TableHeld(tournament_id=state.tournament_id, table_id=self.key(table_id)))
                 case StartHandForHand() | StopHandForHand():
-                    out.append(HandForHandChanged(state.tournament_id, isinstance(command, StartHandForHand)))
+                    on = isinstance(command, StartHandForHand)
+                    out.append(HandForHandChanged(tournament_id=state.tournament_id, on=on))
                 case FinalTableReached(table_id=table_id):
-                    out.append(FinalTableStarted(state.tournament_id, self.key(table_id)))
+                    out.append(FinalTableStarted(tournament_id=state.tournament_id, table_id=self.key(table_id)))
                 case StartShootoutPhase(phase=phase):
                     if old_phase == 1:
                         state.table_winners = sorted(state.chips)  # everyone still seated won their table
                     self._reopen_tables(old_phase, out)
-                    keys = tuple(self.key(table_id) for table_id in sorted(state.tables))
-                    out.append(ShootoutPhaseStarted(state.tournament_id, phase, keys))
+                    keys = [self.key(table_id) for table_id in sorted(state.tables)]
+                    out.append(ShootoutPhaseStarted(tournament_id=state.tournament_id, phase=phase, tables=keys))
 
     def _reopen_tables(self, old_phase: int, out: list[Message]) -> None:
         """P-6.4: a new shoot-out phase plays on fresh tables (new ids, a new button draw). Every table of the
         old phase closes before any new one opens: the regrouped players come from all of them."""
         tables = sorted(self._state.tables.items())
-        out.extend(CloseTable(self.key(table_id, old_phase), "shootout_phase_over") for table_id, _ in tables)
+        out.extend(
+            CloseTable(table_id=self.key(table_id, old_phase), reason="shootout_phase_over") for table_id, _ in tables
+        )
         for table_id, table in tables:
             table.status, table.button_seat, table.hand_no, table.hand_for_hand_round = TableStatus.IDLE, None, 0, None
             out.append(self.open(table_id))
@@ -205,14 +211,19 @@ class TableFlow:
             state.hand_for_hand_round += 1
             round_no = state.hand_for_hand_round
         blinds = clock.level
-        level = Level(blinds.small_blind, blinds.big_blind, blinds.ante, state.definition.blinds.big_blind_ante)
+        level = Level(
+            small_blind=blinds.small_blind,
+            big_blind=blinds.big_blind,
+            ante=blinds.ante,
+            big_blind_ante=state.definition.blinds.big_blind_ante,
+        )
         for table_id in ready:
             table = state.tables[table_id]
             table.hand_no += 1
             table.status = TableStatus.PLAYING
             table.hand_level = clock.level_number
             table.hand_for_hand_round = round_no
-            out.append(StartHand(self.key(table_id), table.hand_no, level))
+            out.append(StartHand(table_id=self.key(table_id), hand_no=table.hand_no, level=level))
 
     def round_in_progress(self) -> bool:
         """Whether a table of the current hand-for-hand round has not settled its hand yet."""

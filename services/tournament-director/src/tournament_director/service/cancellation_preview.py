@@ -9,11 +9,11 @@ locks, so a hand completed in between changes the refunds the way the preview wo
 from __future__ import annotations
 
 from platform_kit.errors import Conflict
+from platform_kit.events import tournament as events
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import runs
 from tournament_director.adapters.tournaments import Status, TournamentRecord
-from tournament_director.domain import run_messages
 from tournament_director.domain.run_results import refunds
 from tournament_director.service.context import Director
 from tournament_director.service.lifecycle import Cancelled, every_entry_back
@@ -33,5 +33,5 @@ async def preview(director: Director, session: AsyncSession, tournament: Tournam
             tournament_status=tournament.status.value,
         )
     cancellation = run.cancellation_preview(director.now())
-    [announced] = [m for m in cancellation.messages if isinstance(m, run_messages.TournamentCancelled)]
+    [announced] = [m for m in cancellation.messages if isinstance(m, events.TournamentCancelled)]
     return Cancelled(cancellation.settlement.rule, announced.refunds)

@@ -12,10 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import money_steps, runs, tournaments
 from tournament_director.adapters import wallet as wallet_requests
-from tournament_director.adapters.bus_messages import tournament_event
 from tournament_director.adapters.money_steps import StepKind
 from tournament_director.adapters.tournaments import Registration, RegistrationStatus, Status, TournamentRecord
-from tournament_director.domain import run_messages
 from tournament_director.domain.cancellation import CancellationSettlement, refund_all_entries
 from tournament_director.domain.definition import TournamentDefinition
 from tournament_director.domain.entries import Entry, EntryKind, PaymentForm
@@ -86,7 +84,14 @@ async def start(director: Director, session: AsyncSession, tournament: Tournamen
     entries = {registration.player_id: entry_of(registration, definition) for registration in registered}
     now = director.now()
     run, messages = TournamentRun.start(
-        t, definition, players, director.rng, now, entries=entries, jackpot_programmes=tournament.jackpots
+        t,
+        definition,
+        players,
+        director.rng,
+        now,
+        currency=tournament.currency,
+        entries=entries,
+        jackpot_programmes=tournament.jackpots,
     )
     await tournaments.set_status(session, t, Status.RUNNING, now)
     await recurring.reopen(director, session, tournament)
@@ -123,7 +128,7 @@ def entry_of(registration: Registration, definition: TournamentDefinition) -> En
 class Cancelled:
     #: The refund rule applied: P-10.1 … P-10.9 while running, P-10 before the start, P-3.2 below the minimum.
     rule: str
-    refunds: tuple[run_messages.Refund, ...]
+    refunds: list[events.Refund]
 
 
 async def cancel(director: Director, session: AsyncSession, tournament: TournamentRecord, reason: str) -> Cancelled:
@@ -143,7 +148,7 @@ async def cancel(director: Director, session: AsyncSession, tournament: Tourname
     await tournaments.set_status(session, tournament.tournament_id, Status.CANCELLED, run.now, reason=reason)
     await carry_out(director, session, tournament, run, cancellation.messages)
     await settlement.cancelled(director, session, tournament, cancellation.settlement)
-    [announced] = [m for m in cancellation.messages if isinstance(m, run_messages.TournamentCancelled)]
+    [announced] = [m for m in cancellation.messages if isinstance(m, events.TournamentCancelled)]
     return Cancelled(cancellation.settlement.rule, announced.refunds)
 
 
@@ -155,8 +160,8 @@ async def cancel_before_start(
     t = tournament.tournament_id
     returned, registered = await every_entry_back(session, tournament, rule)
     await tournaments.set_status(session, t, Status.CANCELLED, director.now(), reason=reason)
-    cancelled = run_messages.TournamentCancelled(t, reason, refunds(returned, registered))
-    await director.runtime.outbox.add(session, tournament_event(cancelled))
+    cancelled = events.TournamentCancelled(tournament_id=t, reason=reason, refunds=refunds(returned, registered))
+    await director.runtime.outbox.add(session, cancelled)
     await settlement.cancelled(director, session, tournament, returned)
     return Cancelled(rule, cancelled.refunds)
 

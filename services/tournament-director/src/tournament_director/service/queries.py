@@ -8,7 +8,7 @@ from platform_kit.errors import NotFound
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import runs, tickets, tournaments
-from tournament_director.adapters.tournaments import RegistrationStatus, Status, TournamentRecord
+from tournament_director.adapters.tournaments import Listed, RegistrationStatus, Status, TournamentRecord
 from tournament_director.domain.kinds import TournamentKind
 from tournament_director.domain.run import TournamentRun
 from tournament_director.service.context import Director
@@ -23,17 +23,11 @@ def _iso(value: Any) -> str | None:
 
 async def lobby(director: Director, status: str | None, kind: str | None) -> list[dict[str, Any]]:
     async with director.runtime.db.sessions() as session:
-        found = await tournaments.listing(session, status=status, kind=kind)
-        items = []
-        for tournament in found:
-            run = None
-            if tournament.status is Status.RUNNING:  # only a running one can be paused
-                run = await runs.peek(session, tournament.tournament_id, director.rng, director.run_cache)
-            items.append(await _lobby_item(session, tournament, run))
-        return items
+        return [_lobby_item(listed) for listed in await tournaments.listing(session, status=status, kind=kind)]
 
 
-async def _lobby_item(session: AsyncSession, tournament: TournamentRecord, run: TournamentRun | None) -> dict[str, Any]:
+def _lobby_item(listed: Listed) -> dict[str, Any]:
+    tournament = listed.tournament
     definition = tournament.definition
     return {
         "tournament_id": tournament.tournament_id,
@@ -44,7 +38,7 @@ async def _lobby_item(session: AsyncSession, tournament: TournamentRecord, run: 
         "currency": tournament.currency,
         "buy_in_prize_cents": definition.buy_in.prize_part_cents,
         "buy_in_fee_cents": definition.buy_in.fee_cents,
-        "registered": await tournaments.registered_count(session, tournament.tournament_id),
+        "registered": listed.registered,
         "min_players": definition.min_players,
         "max_players": definition.max_players,
         "starts_at": _iso(tournament.starts_at),
@@ -53,16 +47,19 @@ async def _lobby_item(session: AsyncSession, tournament: TournamentRecord, run: 
         "guarantee_cents": definition.guarantee_cents,
         "freeroll": definition.freeroll is not None,
         "recurring": tournament.recurring,
-        "paused_at": None if run is None or run.is_over else _iso(run.paused_at),
+        "paused_at": _iso(listed.paused_at),
     }
 
 
 async def details(director: Director, tournament_id: str) -> dict[str, Any]:
     """The lobby fields, the definition, the payout schedule for the current field, the clock and the tables."""
     async with director.runtime.db.sessions() as session:
-        tournament = await _get(session, tournament_id)
+        listed = await tournaments.listed(session, tournament_id)
+        if listed is None:
+            raise _not_found(tournament_id)
         run = await runs.peek(session, tournament_id, director.rng, director.run_cache)
-        item = await _lobby_item(session, tournament, run)
+    tournament = listed.tournament
+    item = _lobby_item(listed)
     definition = tournament.definition
     if run is not None:
         entrants = len(run.entries)
@@ -219,5 +216,9 @@ async def player_tickets(director: Director, player_id: str) -> list[dict[str, A
 async def _get(session: AsyncSession, tournament_id: str) -> TournamentRecord:
     tournament = await tournaments.get(session, tournament_id)
     if tournament is None:
-        raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")
+        raise _not_found(tournament_id)
     return tournament
+
+
+def _not_found(tournament_id: str) -> NotFound:
+    return NotFound("tournament_not_found", f"No tournament {tournament_id}.")

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
 
+from platform_kit.events import tournament as events
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import offers, runs, tournaments
-from tournament_director.adapters.bus_messages import table_command, tournament_event
+from tournament_director.adapters.bus_messages import table_command
 from tournament_director.adapters.offers import RebuyOffer
 from tournament_director.adapters.tournaments import Standing, TournamentRecord
 from tournament_director.domain import run_messages
 from tournament_director.domain.run import TournamentRun
-from tournament_director.domain.run_messages import Message
+from tournament_director.domain.run_messages import Message, OfferRebuy
 from tournament_director.service import jackpots, settlement
 from tournament_director.service.context import Director
 
@@ -57,23 +57,23 @@ async def carry_out(
             command, routing_key = table_command(message, director.timers, director.settings.table_engine_shards)
             await outbox.add(session, command, routing_key=routing_key)
             continue
-        extra: dict[str, Any] = {}
+        if isinstance(message, OfferRebuy):
+            expires_at = now + director.rebuy_offer_time
+            await offers.put(
+                session, RebuyOffer(tournament.tournament_id, message.player_id, message.table_id, expires_at)
+            )
+            await outbox.add(session, message.offered(expires_at), occurred_at=now)
+            continue
         match message:
-            case run_messages.RebuyOffered(player_id=player, table_id=table_id):
-                expires_at = now + director.rebuy_offer_time
-                await offers.put(session, RebuyOffer(tournament.tournament_id, player, table_id, expires_at))
-                extra["expires_at"] = expires_at.isoformat()
-            case run_messages.PlayerEliminated(player_id=player, position=position, prize_cents=prize):
+            case events.PlayerEliminated(player_id=player, position=position, prize_cents=prize):
                 await tournaments.put_standing(
                     session, tournament.tournament_id, Standing(player, position, prize, False)
                 )
-            case run_messages.TournamentFinished():
-                extra["currency"] = tournament.currency
-            case run_messages.JackpotQualified(programme_id=programme, player_id=player, hand_id=hand_id):
+            case events.JackpotQualified(programme_id=programme, player_id=player, hand_id=str() as hand_id):
                 showdown_qualifiers.setdefault((programme, hand_id), []).append(player)
-        await outbox.add(session, tournament_event(message, **extra), occurred_at=now)
+        await outbox.add(session, message, occurred_at=now)
     for (programme_id, hand_id), players in showdown_qualifiers.items():
         await jackpots.award(director, session, tournament, programme_id, players, reference=hand_id)
-    if run.outcome is not None and any(isinstance(message, run_messages.TournamentFinished) for message in messages):
+    if run.outcome is not None and any(isinstance(message, events.TournamentFinished) for message in messages):
         await settlement.finished(director, session, tournament, run)
     await runs.save(session, run, now, director.run_cache)

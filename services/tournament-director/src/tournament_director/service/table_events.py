@@ -9,28 +9,11 @@ from platform_kit.bus import Envelope
 from platform_kit.events import table as table_bus
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tournament_director.domain import run_messages as run
 from tournament_director.domain.run import RunError
 from tournament_director.service.context import Director
 from tournament_director.service.runs import act_on_run
 
 log = logging.getLogger(__name__)
-
-
-def fact_of(event: table_bus.HandCompleted) -> run.HandCompleted:
-    """The engine's `table.hand.completed` as the run's fact (stacks, pots and shown categories)."""
-    return run.HandCompleted(
-        table_id=event.table_id,
-        hand_id=event.hand_id,
-        hand_no=event.hand_no,
-        button_seat=event.button_seat,
-        results=tuple(run.SeatResult(r.seat, r.player_id, r.start_stack, r.end_stack) for r in event.results),
-        pots=tuple(
-            run.PotResult(p.amount, tuple(p.eligible_seats), tuple(p.winner_seats), tuple(p.shares)) for p in event.pots
-        ),
-        shown=tuple(run.ShownHand(s.seat, s.player_id, run.hand_category(s.category)) for s in event.shown),
-        busted_player_ids=tuple(event.busted_player_ids),
-    )
 
 
 class TableEvents:
@@ -42,9 +25,10 @@ class TableEvents:
         assert isinstance(event, table_bus.HandCompleted)
         if event.tournament_id is None:
             return  # a cash table: not ours
-        fact = fact_of(event)
         try:
-            await act_on_run(self.director, session, event.tournament_id, lambda r, now: r.on_hand_completed(fact, now))
+            await act_on_run(
+                self.director, session, event.tournament_id, lambda r, now: r.on_hand_completed(event, now)
+            )
         except RunError as error:
             # A table closed by the end of the tournament, or a duplicate: nothing to take from it.
             log.warning("hand result not taken", extra={"hand_id": event.hand_id, "reason": str(error)})

@@ -28,28 +28,28 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tournament_director.domain.kinds import TableMode
-from tournament_director.domain.ranking import PlayerId
-from tournament_director.domain.run import TournamentRun
-from tournament_director.domain.run_messages import (
+from platform_kit.events.table import (
     AddChips,
-    AddonOffered,
     CloseTable,
     HandCompleted,
     Level,
-    Message,
     OpenTable,
-    PlayerEliminated,
-    RankedPlayer,
-    RebuyOffered,
     SeatPlayer,
     StartHand,
     UnseatPlayer,
 )
+from platform_kit.events.tournament import AddonOffered, PlayerEliminated, RankedPlayer
+
+from tournament_director.domain.kinds import TableMode
+from tournament_director.domain.ranking import PlayerId
+from tournament_director.domain.run import TournamentRun
+from tournament_director.domain.run_messages import Message, OfferRebuy
 from tournament_director.simulation.setup import SimulationOptions, simulation_definition
 from tournament_director.simulation.table import SimTable, SimulationError
 
 START = datetime(2025, 1, 1, 18, 0, tzinfo=UTC)
+#: The simulated tournaments' currency (amounts are cents of it).
+CURRENCY = "EUR"
 ADDON_TAKE_RATE = 0.5
 
 
@@ -139,7 +139,7 @@ class _Simulation:
         #: Whether players left a table after the other tables dealt in this round (see `_carry_out`).
         self.late_leavers = False
         self.run, self.start_messages = TournamentRun.start(
-            f"sim-{options.seed}", self.definition, self.players, self.seating_rng, self.now
+            f"sim-{options.seed}", self.definition, self.players, self.seating_rng, self.now, currency=CURRENCY
         )
 
     def play(self) -> SimulationReport:
@@ -175,7 +175,7 @@ class _Simulation:
         offers = self._apply(messages)
         while offers:
             offer = offers.pop(0)
-            if isinstance(offer, RebuyOffered):
+            if isinstance(offer, OfferRebuy):
                 answer = run.rebuy(offer.player_id, self.now)
                 # A busted player who had no rebuy left waited with the table for this answer, and leaves only
                 # now, after the other tables dealt: they can balance only after their next hand.
@@ -186,15 +186,15 @@ class _Simulation:
             elif self.bot_rng.random() < ADDON_TAKE_RATE and run.addon_refusal(offer.player_id, self.now) is None:
                 offers.extend(self._apply(run.addon(offer.player_id, self.now)))
 
-    def _apply(self, messages: tuple[Message, ...]) -> list[RebuyOffered | AddonOffered]:
+    def _apply(self, messages: tuple[Message, ...]) -> list[OfferRebuy | AddonOffered]:
         """What the table engine does with the commands; returns the offers for the bots to answer."""
-        offers: list[RebuyOffered | AddonOffered] = []
+        offers: list[OfferRebuy | AddonOffered] = []
         for message in messages:
             if self.observer is not None:
                 self.observer(message)
             match message:
                 case OpenTable(table_id=table_id, betting_structure=structure, seats=seats):
-                    table = self.tables[table_id] = SimTable(table_id, structure)
+                    table = self.tables[table_id] = SimTable(self.run.tournament_id, table_id, structure)
                     for seated in seats:
                         table.seat(seated.seat, seated.player_id, self._from_lobby(seated.player_id, seated.stack))
                 case SeatPlayer(table_id=table_id, player=seated):
@@ -215,7 +215,7 @@ class _Simulation:
                 case CloseTable(table_id=table_id):
                     table = self.tables.pop(table_id)
                     self.lobby.update(table.stacks)
-                case RebuyOffered() | AddonOffered():
+                case OfferRebuy() | AddonOffered():
                     offers.append(message)
                 case PlayerEliminated(player_id=player):
                     self.eliminated.append(player)
@@ -281,7 +281,7 @@ class _Simulation:
             raise SimulationError(f"failed checks: {[name for name, ok in checks.items() if not ok]}")
         return SimulationReport(
             options=self.options,
-            ranking=ranking,
+            ranking=tuple(ranking),
             payouts_cents=outcome.amounts,
             prize_pool_cents=outcome.funding.pool_cents,
             prize_pool_from_entries_cents=outcome.funding.collected_cents,

@@ -1,21 +1,22 @@
 """One simulated table: what the table-engine service does for a table, on the real rules engine, in memory.
 
 It keeps the seats and stacks, moves the button by the dead-button rule (`next_positions`), deals each hand
-with a seeded deck, plays it out with bots and reports it as the director's `HandCompleted` fact.
+with a seeded deck, plays it out with bots and reports it as the engine does: `table.hand.completed`.
 """
 
 from __future__ import annotations
 
 import random
 
+from platform_kit.events.table import HandCompleted, Level, PotResult, SeatResult, ShownHand
 from table_engine.domain import (
     BettingStructure,
     Hand,
-    HandCategory,
     HandConfig,
     Positions,
     SeatConfig,
     TableRules,
+    card_text,
     category,
     evaluate,
     initial_positions,
@@ -24,18 +25,7 @@ from table_engine.domain import (
 )
 
 from tournament_director.domain.ranking import PlayerId
-from tournament_director.domain.run_messages import (
-    HandCompleted,
-    Level,
-    PotResult,
-    SeatResult,
-    ShownHand,
-    hand_category,
-)
 from tournament_director.simulation.bots import bot_action
-
-#: The engine's categories by the director's (the bus carries the name, which `hand_category` parses).
-_CATEGORIES = {engine_category: hand_category(engine_category.name) for engine_category in HandCategory}
 
 
 class SimulationError(AssertionError):
@@ -45,7 +35,8 @@ class SimulationError(AssertionError):
 class SimTable:
     """Seats (seat -> player), stacks and the button of one table."""
 
-    def __init__(self, table_id: str, structure: str) -> None:
+    def __init__(self, tournament_id: str, table_id: str, structure: str) -> None:
+        self.tournament_id = tournament_id
         self.table_id = table_id
         self._structure = BettingStructure(structure)
         self.seats: dict[int, PlayerId] = {}
@@ -87,22 +78,39 @@ class SimTable:
             self.stacks[self.seats[seat]] = stack
         return HandCompleted(
             table_id=self.table_id,
+            tournament_id=self.tournament_id,
             hand_id=f"{self.table_id}#{hand_no}",
             hand_no=hand_no,
             button_seat=positions.button,
-            results=tuple(
-                SeatResult(seat, self.seats[seat], result.start_stacks[seat], result.end_stacks[seat])
+            board=[card_text(card) for card in result.board],
+            results=[
+                SeatResult(
+                    seat=seat,
+                    player_id=self.seats[seat],
+                    start_stack=result.start_stacks[seat],
+                    end_stack=result.end_stacks[seat],
+                )
                 for seat in sorted(dealt_in)
-            ),
-            pots=tuple(
-                PotResult(pot.amount, pot.eligible, tuple(pot.shares), tuple(pot.shares.values()))
+            ],
+            pots=[
+                PotResult(
+                    amount=pot.amount,
+                    eligible_seats=list(pot.eligible),
+                    winner_seats=list(pot.shares),
+                    shares=list(pot.shares.values()),
+                )
                 for pot in result.pots
-            ),
-            shown=tuple(
-                ShownHand(seat, self.seats[seat], _CATEGORIES[category(evaluate((*cards, *result.board)))])
+            ],
+            shown=[
+                ShownHand(
+                    seat=seat,
+                    player_id=self.seats[seat],
+                    cards=[card_text(card) for card in cards],
+                    category=category(evaluate((*cards, *result.board))).name.lower(),
+                )
                 for seat, cards in sorted(result.shown.items())
-            ),
-            busted_player_ids=tuple(self.seats[seat] for seat in result.busted),
+            ],
+            busted_player_ids=[self.seats[seat] for seat in result.busted],
         )
 
     def _next_hand(self, rng: random.Random) -> tuple[Positions, tuple[int, ...]]:
