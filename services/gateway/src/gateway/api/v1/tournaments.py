@@ -151,6 +151,8 @@ async def templates(request: Request, _: Staff) -> Response:
     status_code=status.HTTP_201_CREATED,
     summary="Create a tournament, from a template or a whole definition",
     description="The body is the director's: `{template?, name, ...definition fields}`, validated there.",
+    # Relayed as the director gives it, which answers 200 to a creation it had already made.
+    responses={200: {"description": "Created before: the tournament as the first request created it"}},
 )
 async def create_tournament(
     request: Request,
