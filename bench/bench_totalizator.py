@@ -60,7 +60,7 @@ from totalizator.domain import (
     standard_options,
 )
 from totalizator.files import read_bets, write_bets
-from totalizator.service.wallet import PaymentKind, TransferKind, Wallet
+from totalizator.service.wallet import PaymentKind, TransferKind, WalletPort
 from totalizator.settings import Settings
 from wallet.app import create_app as create_wallet_app
 from wallet.settings import Settings as WalletSettings
@@ -257,7 +257,7 @@ async def running_apps(
         bus=InMemoryBus(),
     )
     async with wallet_app.router.lifespan_context(wallet_app):
-        port: Wallet = (
+        port: WalletPort = (
             HttpWallet(InternalClient("http://wallet", TOKEN, transport=httpx.ASGITransport(app=wallet_app)))
             if real_wallet
             else InstantWallet()

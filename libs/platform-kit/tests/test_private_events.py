@@ -4,7 +4,7 @@ import pytest
 from platform_kit.bus import topic_matches
 from platform_kit.events import EVENT_TYPES
 from platform_kit.events.base import Event
-from platform_kit.events.table import ActionRejected, ContributionAccepted, HoleCardsDealt
+from platform_kit.events.table import ActionRejected, ContributionAccepted, HoleCardsDealt, PrivateTableEvent
 
 PUBLIC_BINDINGS = ("table.#", "tournament.#", "totalizator.#", "wallet.#", "rating.#")
 
@@ -17,6 +17,16 @@ def test_p1_4_hole_cards_refusals_and_deck_receipts_are_the_private_events() -> 
         ActionRejected.TYPE,
         ContributionAccepted.TYPE,
     }
+
+
+def test_p1_4_a_private_table_event_is_declared_by_its_base_class_which_names_its_recipient() -> None:
+    """`PrivateTableEvent` is the one declaration: it makes the event private (its routing key) and says whom
+    it is for (the gateway's fan-out), so the two cannot disagree."""
+    assert {model for model in EVENT_TYPES.values() if model.PRIVATE} == {
+        model for model in EVENT_TYPES.values() if issubclass(model, PrivateTableEvent)
+    }
+    hole = HoleCardsDealt(table_id="t-1", hand_id="h-1", player_id="p1", seat=1, cards=["As", "Kd"])
+    assert HoleCardsDealt.recipient(hole.model_dump()) == "p1"
 
 
 @pytest.mark.parametrize("event_type", sorted(EVENT_TYPES))

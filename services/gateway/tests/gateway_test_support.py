@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 from gateway.app import create_app
-from gateway.service.components import GatewayComponents
+from gateway.bootstrap import Services
 from gateway.settings import Settings
 from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
@@ -68,9 +68,9 @@ class Driver:
     bus: InMemoryBus
 
     @property
-    def components(self) -> GatewayComponents:
-        components: GatewayComponents = self.app.state.gateway
-        return components
+    def services(self) -> Services:
+        services: Services = self.app.state.services
+        return services
 
     async def call(
         self,

@@ -30,8 +30,8 @@ class RolledBack(Exception):
 async def test_p12_5_sockets_are_closed_after_the_ban_commits_and_not_if_it_rolls_back(driver: Driver) -> None:
     player_id = (await driver.player_session("Cheater"))["principal"]["id"]
     closed: list[str] = []
-    consumer = SanctionConsumer(driver.components.context.clock, on_ban=closed.append)
-    db = driver.components.context.db
+    consumer = SanctionConsumer(driver.services.context.clock, on_ban=closed.append)
+    db = driver.services.context.db
 
     try:
         async with db.transaction() as session:

@@ -32,11 +32,11 @@ class Served:
         await self.bus.publish(Envelope.wrap(event, producer="test"), event.TYPE)
 
     def subscribers(self, channel: str) -> int:
-        return len(self.app.state.gateway.hub._subscribers.get(channel, ()))
+        return len(self.app.state.services.hub._subscribers.get(channel, ()))
 
     @property
     def house_key(self) -> str:
-        key: str = self.app.state.gateway.context.house_key
+        key: str = self.app.state.services.context.house_key
         return key
 
     def house_signature(self, nickname: str) -> str:
@@ -168,5 +168,5 @@ async def test_the_house_crew_signs_up_its_bots_although_their_prefix_is_reserve
         await crew.aclose()
     [registration] = services.to("tournament-director")
     player_id = registration.body["player_id"]
-    nicknames = await served.app.state.gateway.players.nicknames([player_id])
+    nicknames = await served.app.state.services.players.nicknames([player_id])
     assert is_bot(nicknames[player_id])

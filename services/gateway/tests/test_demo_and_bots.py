@@ -84,13 +84,13 @@ async def test_house_bots_fill_a_sit_and_go_a_person_registered_for(driver: Driv
     sit_and_go = {"kind": "sit_and_go", "status": "registering", "max_players": 3, "registered": 1}
     services.on("tournament-director", "GET", r"/v1/tournaments/snd-1", ok(sit_and_go))
     crew = RecordingCrew()
-    bots = HouseBots(driver.components.clients.tournament_director, crew)  # type: ignore[arg-type]
+    bots = HouseBots(driver.services.clients.tournament_director, crew)  # type: ignore[arg-type]
     mario = await driver.player_session("Mario")
     worker = asyncio.create_task(bots.run())
     try:
         for player_id in (mario["principal"]["id"], mario["principal"]["id"]):
             event = PlayerRegistered(tournament_id="snd-1", player_id=player_id, entry="buy_in", registered=1)
-            async with driver.components.context.db.transaction() as session:
+            async with driver.services.context.db.transaction() as session:
                 await bots.registered(session, Envelope.wrap(event, producer="tournament-director"))
 
         async def filled() -> list[tuple[str, int]]:

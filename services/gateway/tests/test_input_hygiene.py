@@ -30,7 +30,7 @@ async def gateway(backend_url: str, clock: FrozenClock) -> AsyncIterator[Driver]
 
 
 async def player_count(driver: Driver) -> int:
-    async with driver.components.context.db.sessions() as session:
+    async with driver.services.context.db.sessions() as session:
         return int((await session.execute(select(func.count()).select_from(players))).scalar_one())
 
 

@@ -94,7 +94,7 @@ async def test_p12_5_banned_players_cannot_register_even_through_their_concessio
     a = world["a"]
     login = await driver.call("POST", "/api/v1/auth/login", json={"login": "PlayerA", "password": PASSWORD}, expect=200)
     token = login.json()["access_token"]
-    context = driver.components.context
+    context = driver.services.context
     async with context.db.transaction() as session:
         await set_player_restriction(
             session, "s-1", a["player"]["id"], RestrictionKind.BANNED, None, "collusion", context.clock.now()
@@ -303,7 +303,7 @@ async def test_p12_3_a_chat_banned_player_is_refused_at_the_gateway(driver: Driv
     mario = await driver.player_session("Mario")
     token = mario["access_token"]
     await driver.call("POST", "/api/v1/tables/t-1/chat", token=token, json={"text": "gl all"}, expect=202)
-    context = driver.components.context
+    context = driver.services.context
     async with context.db.transaction() as session:
         await set_player_restriction(
             session, "s-2", mario["principal"]["id"], RestrictionKind.CHAT_BANNED, None, "insults", context.clock.now()

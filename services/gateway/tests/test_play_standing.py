@@ -16,7 +16,7 @@ from platform_kit.clock import FrozenClock
 
 
 async def standing_checks(driver: Driver) -> None:
-    context = driver.components.context
+    context = driver.services.context
     now = context.clock.now()
     plain = (await driver.player_session("Plain"))["principal"]["id"]
     sanctioned = (await driver.player_session("Sanctioned"))["principal"]["id"]

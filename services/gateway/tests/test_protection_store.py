@@ -18,7 +18,7 @@ from sqlalchemy import text
 async def test_two_first_writes_for_one_player_at_once_both_land(postgres_url: str, clock: FrozenClock) -> None:
     async with running(fast_settings(postgres_url), clock) as driver:
         player_id = (await driver.player_session("Concurrent"))["principal"]["id"]
-        db = driver.components.context.db
+        db = driver.services.context.db
         async with db.transaction() as session:  # the sign-up's session row: gone, so both writes are first ones
             await session.execute(player_protection.delete().where(player_protection.c.player_id == player_id))
         now = clock.now()

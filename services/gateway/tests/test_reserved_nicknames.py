@@ -97,14 +97,14 @@ async def test_a_concessionaire_cannot_register_a_player_with_a_reserved_nicknam
 
 
 async def test_a_house_bot_signs_up_with_the_house_signature_over_its_nickname(driver: Driver) -> None:
-    key = driver.components.context.house_key
+    key = driver.services.context.house_key
     body = _sign_up_body("Bot_1a2b3c4d", house_signature=house_signature(key, "Bot_1a2b3c4d"))
     signed_up = await driver.call("POST", "/api/v1/auth/signup", json=body, expect=201)
     assert signed_up.json()["principal"]["nickname"] == "Bot_1a2b3c4d"
 
 
 async def test_a_signature_for_another_name_or_key_does_not_open_the_prefix(driver: Driver) -> None:
-    key = driver.components.context.house_key
+    key = driver.services.context.house_key
     for signature in (house_signature(key, "Bot_00000001"), house_signature("guessed-key", "Bot_Impostor")):
         body = _sign_up_body("Bot_Impostor", house_signature=signature)
         refused = await driver.call("POST", "/api/v1/auth/signup", json=body, expect=422)

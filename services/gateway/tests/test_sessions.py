@@ -76,7 +76,7 @@ async def test_t1_4_the_date_of_birth_is_stored_and_minors_are_refused(driver: D
     assert me.json()["date_of_birth"] == "2008-03-01"
     minor = await driver.sign_up("NotYet", date_of_birth="2008-03-02", expect=422)
     assert minor.json()["code"] == "underage"
-    async with driver.components.context.db.sessions() as session:
+    async with driver.services.context.db.sessions() as session:
         stored = (await session.execute(players.select().where(players.c.nickname == "NotYet"))).first()
     assert stored is None
 
@@ -128,7 +128,7 @@ async def test_sign_up_refusals_are_problems_with_stable_codes(driver: Driver) -
 async def test_p12_5_a_banned_player_can_neither_log_in_nor_refresh(driver: Driver, clock: FrozenClock) -> None:
     session = await driver.player_session("Cheater")
     player_id = session["principal"]["id"]
-    async with driver.components.context.db.transaction() as db:
+    async with driver.services.context.db.transaction() as db:
         await set_player_restriction(
             db, "s-1", player_id, RestrictionKind.BANNED, clock.now() + timedelta(days=3), "collusion", clock.now()
         )
@@ -143,7 +143,7 @@ async def test_p12_5_a_banned_player_can_neither_log_in_nor_refresh(driver: Driv
 
 async def test_p12_5_a_chat_ban_does_not_stop_log_in(driver: Driver, clock: FrozenClock) -> None:
     player_id = (await driver.player_session("Chatty"))["principal"]["id"]
-    async with driver.components.context.db.transaction() as db:
+    async with driver.services.context.db.transaction() as db:
         await set_player_restriction(db, "s-2", player_id, RestrictionKind.CHAT_BANNED, None, "insults", clock.now())
     await driver.call("POST", "/api/v1/auth/login", json={"login": "Chatty", "password": PASSWORD}, expect=200)
 
@@ -213,6 +213,6 @@ async def test_a_password_hashed_with_weaker_parameters_is_upgraded_at_log_in(
     stronger = fast_settings(database_url, migrate_on_start=False, password_hash_memory_kib=128)
     async with running(stronger, clock) as driver:
         await driver.call("POST", "/api/v1/auth/login", json={"login": "OldTimer", "password": PASSWORD}, expect=200)
-        async with driver.components.context.db.sessions() as session:
+        async with driver.services.context.db.sessions() as session:
             stored = await session.scalar(players.select().with_only_columns(players.c.password_hash))
         assert stored is not None and "m=128" in stored

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from gateway.app import create_app
-from gateway.service.components import GatewayComponents
+from gateway.bootstrap import Services
 from gateway_test_support import PASSWORD, fast_settings
 from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
@@ -31,9 +31,9 @@ class Platform:
         self.bus = bus
 
     @property
-    def gateway(self) -> GatewayComponents:
-        components: GatewayComponents = self.app.state.gateway
-        return components
+    def gateway(self) -> Services:
+        services: Services = self.app.state.services
+        return services
 
     def player(self, nickname: str) -> dict[str, Any]:
         answer = self.client.post(

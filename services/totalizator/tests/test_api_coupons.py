@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from totalizator.service.wallet import PaymentKind, TransferKind, Wallet, WalletUnavailable
+from totalizator.service.wallet import PaymentKind, TransferKind, WalletPort, WalletUnavailable
 from totalizator_harness import CLOSE_AT, NOW, Platform, PlatformFactory, picks
 
 
@@ -100,7 +100,7 @@ async def test_the_wallets_refusal_reaches_the_player_and_the_coupon_never_count
 class LosesAnswers:
     """The wallet does the work but the answer is lost, `times` times (a timeout after the commit)."""
 
-    def __init__(self, wallet: Wallet, times: int) -> None:
+    def __init__(self, wallet: WalletPort, times: int) -> None:
         self.wallet = wallet
         self.times = times
 

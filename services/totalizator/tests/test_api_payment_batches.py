@@ -188,7 +188,7 @@ async def test_t6_3_a_batch_made_but_not_recorded_is_resent_identically_and_pays
         await platform.open_draw()
         await place_coupons(platform)
         await settle_all_right(platform)
-        settle = platform.totalizator.settlements.settle(DRAW, Staff(StaffRole.OPERATOR, "op-7"))
+        settle = platform.services.settlements.settle(DRAW, Staff(StaffRole.OPERATOR, "op-7"))
         if fault is process_stopped:
             with pytest.raises(ProcessStopped):
                 await settle
@@ -230,10 +230,10 @@ async def test_payments_planned_before_batches_are_made_one_call_each_under_thei
             payment(DRAW, PaymentKind.REFUND, coupon_id=coupon, player_id=player, currency="USD", amount=amount)
             for (coupon, player), amount in zip(placed.items(), amounts, strict=True)
         ]
-        context = platform.totalizator.context
+        context = platform.services.context
         async with context.db.transaction() as session:
             await transfers.plan(session, DRAW, legacy)
-        assert await platform.totalizator.settlements.runner.run(DRAW)
+        assert await platform.services.settlements.runner.run(DRAW)
 
         made = sorted((call.key, call.body) for call in line.payment_calls)
         assert made == sorted(

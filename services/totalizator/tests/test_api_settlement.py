@@ -12,7 +12,7 @@ import pytest
 from totalizator import cli
 from totalizator.domain.currency import format_minor, minor_unit_exponent
 from totalizator.files.report import usd
-from totalizator.service.wallet import PaymentKind, TransferKind, Wallet, WalletUnavailable
+from totalizator.service.wallet import PaymentKind, TransferKind, WalletPort, WalletUnavailable
 from totalizator_harness import CLOSE_AT, Platform, PlatformFactory, another_instance, picks
 
 ALL_ONE_NIL = [(1, 0)] * 8
@@ -181,7 +181,7 @@ async def test_t5_5_a_cancelled_draw_refunds_every_coupon_and_keeps_its_jackpot(
 class FailsAfter:
     """Makes `calls` payout calls, then makes one more whose answer is lost, and is down until told otherwise."""
 
-    def __init__(self, wallet: Wallet, calls: int) -> None:
+    def __init__(self, wallet: WalletPort, calls: int) -> None:
         self.wallet = wallet
         self.calls = calls
         self.down = False
@@ -231,7 +231,7 @@ async def test_t6_3_an_interrupted_settlement_resumes_after_a_restart_without_pa
 
         # The service comes back (a new instance: nothing in memory) with the wallet reachable again: its
         # clock resumes the pending transfers with the same idempotency keys.
-        faulty = platform.totalizator.context.wallet
+        faulty = platform.services.context.wallet
         assert isinstance(faulty, FailsAfter)
         async with another_instance(platform, wallet=faulty.wallet) as restarted:
             await restarted.clock.tick()

@@ -19,10 +19,10 @@ async def test_t2_6_statistics_per_match_and_result_are_published_at_most_once_a
     assert (await platform.coupon("p1", picks(["1:0", "2:1"]), 400)).status_code == 201
     assert (await platform.coupon("p2", picks("1:0"), 100, currency="EUR")).status_code == 201
 
-    await platform.totalizator.clock.tick()  # less than a second since the announcement: not yet
+    await platform.services.clock.tick()  # less than a second since the announcement: not yet
     assert await platform.events("totalizator.statistics.updated") == []
     platform.clock.advance(timedelta(seconds=1))
-    await platform.totalizator.clock.tick()
+    await platform.services.clock.tick()
     (event,) = await platform.events("totalizator.statistics.updated")
     assert (event["coupons"], event["bets"], event["pool_usd"]) == (2, 3, "5.0843")
     assert {"match_no": 1, "option": "1:0", "bets": 2, "amount_usd": "3.084300"} in event["options"]
@@ -33,12 +33,12 @@ async def test_t2_6_statistics_per_match_and_result_are_published_at_most_once_a
     assert option(statistics, 2, "0:0")["bets"] == 3
 
     await platform.coupon("p1", picks("0:0"), 100)
-    await platform.totalizator.clock.tick()  # within the second after the last refresh
+    await platform.services.clock.tick()  # within the second after the last refresh
     assert len(await platform.events("totalizator.statistics.updated")) == 1
     platform.clock.advance(timedelta(seconds=1))
-    await platform.totalizator.clock.tick()
+    await platform.services.clock.tick()
     assert len(await platform.events("totalizator.statistics.updated")) == 2
-    await platform.totalizator.clock.tick()  # nothing new: nothing published
+    await platform.services.clock.tick()  # nothing new: nothing published
     assert len(await platform.events("totalizator.statistics.updated")) == 2
 
 

@@ -65,7 +65,7 @@ async def test_t2_5_concurrent_coupons_racing_the_close_never_get_in_after_it(
                 *(place(n) for n in range(first_wave)), close_midway()
             )
             responses = [*early, *late]
-            await platform.totalizator.clock.tick()  # any stake still unconfirmed, then the final count
+            await platform.services.clock.tick()  # any stake still unconfirmed, then the final count
 
             statuses = Counter(r.status_code for r in responses)
             assert set(statuses) <= {201, 409}, statuses

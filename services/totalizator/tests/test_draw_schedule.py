@@ -23,7 +23,7 @@ SECOND = "weekly-2030-W24"
 
 
 def schedule_of(platform: Platform) -> DrawSchedule:
-    return DrawSchedule(platform.totalizator.context, platform.totalizator.admin)
+    return DrawSchedule(platform.services.context, platform.services.admin)
 
 
 async def open_draws(platform: Platform) -> list[str]:
@@ -113,7 +113,7 @@ async def test_replicas_and_a_restart_open_the_weeks_draw_once(platform: Platfor
 async def test_a_draft_left_by_a_crash_between_creating_and_announcing_is_announced(platform: Platform) -> None:
     spec = draft_of(weekly_draw(next_close(NOW)))
     schedule = schedule_of(platform)
-    await platform.totalizator.admin.create(spec, SCHEDULER)  # created, then the process died
+    await platform.services.admin.create(spec, SCHEDULER)  # created, then the process died
     assert await schedule.keep() == FIRST
     assert await open_draws(platform) == [FIRST]
 
@@ -124,7 +124,7 @@ async def test_when_the_draw_closes_the_next_weeks_opens_and_a_cancelled_week_is
     schedule = schedule_of(platform)
     assert await schedule.keep() == FIRST
     platform.clock.set(datetime(2030, 6, 8, 13, tzinfo=UTC))
-    await platform.totalizator.clock.tick()
+    await platform.services.clock.tick()
     assert await open_draws(platform) == []
     assert await schedule.keep() == SECOND
     assert await open_draws(platform) == [SECOND]

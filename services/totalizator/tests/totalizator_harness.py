@@ -25,10 +25,10 @@ from sqlalchemy import func, select
 from totalizator.adapters.orm import metadata
 from totalizator.adapters.wallet_client import HttpWallet
 from totalizator.app import create_app
+from totalizator.bootstrap import Services
 from totalizator.domain import standard_options
 from totalizator.service.staff import Staff, StaffRole
-from totalizator.service.totalizator import Totalizator
-from totalizator.service.wallet import Wallet
+from totalizator.service.wallet import WalletPort
 from totalizator.settings import Settings
 from wallet.app import create_app as create_wallet_app
 from wallet.settings import Settings as WalletSettings
@@ -86,9 +86,9 @@ class Platform:
     bus: InMemoryBus
 
     @property
-    def totalizator(self) -> Totalizator:
-        totalizator: Totalizator = self.app.state.totalizator
-        return totalizator
+    def services(self) -> Services:
+        services: Services = self.app.state.services
+        return services
 
     @property
     def runtime(self) -> ServiceRuntime:
@@ -109,7 +109,7 @@ class Platform:
 
     async def close(self, draw_id: str = "2030-23") -> None:
         self.clock.set(CLOSE_AT)
-        await self.totalizator.clock.tick()
+        await self.services.clock.tick()
         draw = (await self.staff("GET", f"/draws/{draw_id}")).json()
         assert draw["status"] == "closed" and draw["final"] is not None, draw
 
@@ -117,7 +117,7 @@ class Platform:
         """Enter scores through the use case (the route is tested on its own; eight calls add up)."""
         for no, score in enumerate(scores, start=1):
             if score is not None:
-                await self.totalizator.admin.enter_result(draw_id, no, *score, None, Staff(StaffRole.OPERATOR, "op-7"))
+                await self.services.admin.enter_result(draw_id, no, *score, None, Staff(StaffRole.OPERATOR, "op-7"))
 
     # -- players --------------------------------------------------------------------------------------------
     async def coupon(
@@ -219,17 +219,17 @@ async def running_wallet(url: str, *, migrate: bool = True) -> AsyncIterator[tup
 
 
 @asynccontextmanager
-async def another_instance(platform: Platform, *, wallet: Wallet | None = None) -> AsyncIterator[Totalizator]:
+async def another_instance(platform: Platform, *, wallet: WalletPort | None = None) -> AsyncIterator[Services]:
     """A second instance of the service on the same database, with its own connections and no memory of the
     first: a replica, or the service restarted after a crash. Same clock; the same wallet unless given."""
     app = create_app(
         settings(str(platform.runtime.db.url), migrate_on_start=False),
         bus=InMemoryBus(),
         clock=platform.clock,
-        wallet=wallet or platform.totalizator.context.wallet,
+        wallet=wallet or platform.services.context.wallet,
     )
     async with app.router.lifespan_context(app):
-        yield app.state.totalizator
+        yield app.state.services
 
 
 # Puts something between the totalizator's wallet client and the wallet app (to record calls, lose answers).
@@ -260,7 +260,7 @@ async def running(
     bus = InMemoryBus()
     overrides.setdefault("migrate_on_start", migrate)
     async with running_wallet(wallet_url, migrate=migrate) as (wallet_app, wallet_http):
-        port: Wallet = http_wallet(wallet_app, wrap_transport)
+        port: WalletPort = http_wallet(wallet_app, wrap_transport)
         if wrap_wallet is not None:
             port = wrap_wallet(port)
         app = create_app(

@@ -10,7 +10,7 @@ from typing import Any
 
 from platform_kit.bus import Envelope, InMemoryBus
 from platform_kit.bus.transport import EVENTS_EXCHANGE
-from platform_kit.events import EVENT_TYPES
+from platform_kit.events import EVENT_TYPES, Command, Event
 
 from platform_runner.services import SERVICES, app_factory, settings_class
 
@@ -59,11 +59,7 @@ def asyncapi_document(schemas: dict[str, Any]) -> dict[str, Any]:
                 },
             },
         }
-        channels[key] = {
-            "address": event_type,
-            "description": f"Routing key `{event_type}` on the topic exchange `{EVENTS_EXCHANGE}`.",
-            "messages": {key: {"$ref": f"#/components/messages/{key}"}},
-        }
+        channels[key] = {**_channel(model), "messages": {key: {"$ref": f"#/components/messages/{key}"}}}
         operations[f"publish_{key}"] = {"action": "send", "channel": {"$ref": f"#/channels/{key}"}}
     return {
         "asyncapi": "3.0.0",
@@ -79,6 +75,23 @@ def asyncapi_document(schemas: dict[str, Any]) -> dict[str, Any]:
         "operations": operations,
         "components": {"schemas": {"Envelope": envelope}, "messages": messages},
     }
+
+
+def _channel(model: type[Event]) -> dict[str, Any]:
+    """Where a message travels: the key its producer publishes it under, not its type, which a private event or
+    a command is not published under."""
+    if issubclass(model, Command):
+        return {
+            "address": f"{{queue}}.{model.TYPE}",
+            "description": f"A command, addressed to one consumer's queue on the topic exchange `{EVENTS_EXCHANGE}` "
+            "(the table engine's: `table-engine.shard-<n>`, from `platform_kit.events.table.command_routing_key`).",
+            "parameters": {"queue": {"description": "The consuming queue, e.g. `table-engine.shard-0`."}},
+        }
+    key = model.routing_key()
+    description = f"Routing key `{key}` on the topic exchange `{EVENTS_EXCHANGE}`."
+    if model.PRIVATE:
+        description += " Private (P-1.4): for the payload's `player_id` alone; no public binding matches it."
+    return {"address": key, "description": description}
 
 
 CONFIGURATION_DOC = "../docs/configuration.md"

@@ -1,5 +1,4 @@
-"""The rating service's app factory: routes, the consumers of tournament results and player registrations,
-and the two background jobs (daily tiers, sanction expiry)."""
+"""The rating service's app factory: its routes and refusals; the composition root is `bootstrap.build`."""
 
 from pathlib import Path
 
@@ -9,18 +8,12 @@ from platform_kit.app import create_service_app
 from platform_kit.bus import Transport
 from platform_kit.clock import Clock, SystemClock
 from platform_kit.errors import problem
-from platform_kit.events.gateway import PlayerRegistered
-from platform_kit.events.tournament import TournamentFinished
 from platform_kit.runtime import ServiceRuntime
 
+from rating import bootstrap
 from rating.adapters.orm import metadata
 from rating.api import conduct, jobs, public, ratings
 from rating.domain import InvalidAppeal, RatingDomainError
-from rating.service.context import Context
-from rating.service.players import on_player_registered
-from rating.service.results import tournament_finished_handler
-from rating.service.sanctions import run_expiry_job
-from rating.service.tiers import run_tier_job
 from rating.settings import Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -31,11 +24,7 @@ def create_app(
 ) -> FastAPI:
     settings = settings or Settings()
     runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
-    context = Context(runtime.db, runtime.outbox, clock or SystemClock(), settings.zone)
-    runtime.on(TournamentFinished.TYPE, tournament_finished_handler(context))
-    runtime.on(PlayerRegistered.TYPE, on_player_registered)
-    runtime.in_background(lambda: run_tier_job(context, settings.tier_job_interval_seconds))
-    runtime.in_background(lambda: run_expiry_job(context, settings.sanction_expiry_interval_seconds))
+    services = bootstrap.build(settings, runtime, clock=clock or SystemClock())
     app = create_service_app(
         runtime,
         title="Rating",
@@ -45,7 +34,7 @@ def create_app(
         "`X-Concessionaire-Id`. No route sets a tier (P-11.6).",
         routers=[public.router, ratings.router, conduct.router, jobs.router],
     )
-    app.state.context = context
+    app.state.services = services
 
     async def refused(_: Request, exc: Exception) -> JSONResponse:
         # The rules' refusals: an appeal out of turn conflicts with the record, anything else is invalid input.

@@ -1,4 +1,4 @@
-"""The table-engine service's app factory."""
+"""The table-engine service's app factory: the composition root is `bootstrap.build`."""
 
 import random
 from pathlib import Path
@@ -9,10 +9,11 @@ from platform_kit.bus import Transport
 from platform_kit.clock import Clock, SystemClock
 from platform_kit.runtime import ServiceRuntime
 
+from table_engine import bootstrap
 from table_engine.adapters.orm import metadata
 from table_engine.api import internal, public
 from table_engine.domain.fair_deal import derive_deck
-from table_engine.service.host import DeckDerivation, Shuffler, TableHost
+from table_engine.service.host import DeckDerivation, Shuffler
 from table_engine.settings import Settings
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -30,8 +31,9 @@ def create_app(
     one (P-1.3). `derive` makes the deck from the seed (`fair_deal.derive_deck`); tests stack decks with it."""
     settings = settings or Settings()
     runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
-    host = TableHost(runtime, settings, clock or SystemClock(), rng or random.SystemRandom(), derive)
-    host.install()
+    services = bootstrap.build(
+        settings, runtime, clock=clock or SystemClock(), rng=rng or random.SystemRandom(), derive=derive
+    )
     app = create_service_app(
         runtime,
         title="Table engine",
@@ -40,5 +42,5 @@ def create_app(
         "`/internal/…` routes need `X-Internal-Token`.",
         routers=[public.router, internal.router],
     )
-    app.state.tables = host
+    app.state.services = services
     return app

@@ -24,6 +24,7 @@ from platform_kit.events import table as contract
 from platform_kit.events.table import command_routing_key
 from platform_kit.testing import running_app
 from table_engine.app import create_app
+from table_engine.bootstrap import Services
 from table_engine.domain import parse_card
 from table_engine.domain.cards import arrange_deck
 from table_engine.service.host import Shuffler, TableHost
@@ -77,8 +78,8 @@ class Harness:
 
     @property
     def host(self) -> TableHost:
-        host: TableHost = self.app.state.tables
-        return host
+        services: Services = self.app.state.services
+        return services.host
 
     @property
     def settings(self) -> Settings:

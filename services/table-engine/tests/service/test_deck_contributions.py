@@ -18,8 +18,8 @@ from pydantic import ValidationError
 from table_engine.cli import main
 from table_engine.domain.cards import card_text
 from table_engine.domain.fair_deal import SEED_BYTES, DeckSource, commitment, derive_deck
+from table_engine.domain.machine import Refusal, TableMachine, new_table
 from table_engine.service.host import PLAYER_COMMANDS
-from table_engine.service.machine import Refusal, TableMachine, new_table
 from table_harness import LEVEL, Harness, running
 from test_privacy import play_hand_randomly
 

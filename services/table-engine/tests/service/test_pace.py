@@ -22,8 +22,8 @@ from platform_kit.events import table as contract
 from platform_kit.testing import eventually
 from pydantic import ValidationError
 from table_engine.domain.fair_deal import SEED_BYTES, DeckSource
-from table_engine.service.live import LiveHand
-from table_engine.service.machine import Refusal, TableMachine, new_table
+from table_engine.domain.live import LiveHand
+from table_engine.domain.machine import Refusal, TableMachine, new_table
 from table_engine.settings import Settings
 from table_harness import START, Harness, running
 

@@ -9,9 +9,9 @@ import random
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from table_engine.domain import BettingStructure, Hand, HandConfig, SeatConfig, TableRules, shuffled_deck
+from table_engine.domain.protection import protect_all_in
 from table_engine.domain.random_play import random_action
-from table_engine.service.protection import protect_all_in
-from table_engine.service.records import RecordedAction, replay
+from table_engine.domain.records import RecordedAction, replay
 
 
 def play(hand: Hand, rng: random.Random, steps: int, record: list[RecordedAction]) -> None:

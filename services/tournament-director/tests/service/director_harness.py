@@ -316,7 +316,7 @@ async def running(
         engine.router.lifespan_context(engine),
         running_app(director, "http://director") as director_http,
     ):
-        await asyncio.wait_for(engine.state.tables.ready.wait(), START_SECONDS)
+        await asyncio.wait_for(engine.state.services.host.ready.wait(), START_SECONDS)
         await bus.subscribe("test-bots", [table_bus.ActionRequested.TYPE], bots.act)
         yield Platform(bus, clock, director, director_http, wallet_http, bots)
     await bus.close()

@@ -1,15 +1,17 @@
 """The table engine's contract: commands it takes (from the director and the gateway) and events it publishes.
 
-Public events use routing keys `table.…`; an event only one player may see (their hole cards) declares `PRIVATE = True`
-and is published under `private.table.…`, so that a consumer of public events never receives it (P-1.4). Cards are
-two-character strings: rank `23456789TJQKA` + suit `cdhs` (e.g. "As", "Td"). Chips are integers.
+Public events use routing keys `table.…`; an event only one player may see (their hole cards) is a
+`PrivateTableEvent`, published under `private.table.…` so that a consumer of public events never receives it, and
+shown by the gateway to its recipient alone (P-1.4). Cards are two-character strings: rank `23456789TJQKA` + suit
+`cdhs` (e.g. "As", "Td"). Chips are integers.
 """
 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -238,14 +240,27 @@ class HandStarted(Event):
     next_deck_commitment: str | None = Field(None, description=_NEXT_COMMITMENT)
 
 
-class HoleCardsDealt(Event):
+class PrivateTableEvent(Event):
+    """A table event only one player may see (P-1.4). Subclassing this class is the one declaration of it: the
+    table engine's outbox publishes it under `private.<type>` (`Event.routing_key`), which no public binding such
+    as `table.#` matches, and the gateway's fan-out shows it on the table's channel to `recipient` alone."""
+
+    PRIVATE: ClassVar[bool] = True
+    table_id: str
+    player_id: str = Field(description="The one player who may see it.")
+
+    @staticmethod
+    def recipient(payload: Mapping[str, Any]) -> str:
+        """Whom a message of this kind is for, read from its payload as it travels: the gateway routes payloads
+        without rebuilding the model."""
+        return str(payload["player_id"])
+
+
+class HoleCardsDealt(PrivateTableEvent):
     """Private: published with the routing key `private.table.hole_cards.dealt`; reaches its owner alone."""
 
     TYPE = "table.hole_cards.dealt"
-    PRIVATE = True
-    table_id: str
     hand_id: str
-    player_id: str
     seat: int
     cards: list[str]
 
@@ -279,27 +294,21 @@ class ActionTaken(Event):
     automatic: Literal["timeout", "sitting_out", "disconnected"] | None = None
 
 
-class ActionRejected(Event):
+class ActionRejected(PrivateTableEvent):
     """Private to the acting player (routing key `private.table.action.rejected`): a refused action, chat line
     or sit-out request. Nothing changed at the table."""
 
     TYPE = "table.action.rejected"
-    PRIVATE = True
-    table_id: str
     hand_id: str | None = Field(description="The hand the refused action named; None for chat and sit-out requests.")
-    player_id: str
     code: str
     message: str
 
 
-class ContributionAccepted(Event):
+class ContributionAccepted(PrivateTableEvent):
     """Private to the contributing player (routing key `private.table.contribution.accepted`): their value will
     be in the deck of the next hand dealt, the one whose seed has this commitment."""
 
     TYPE = "table.contribution.accepted"
-    PRIVATE = True
-    table_id: str
-    player_id: str
     deck_commitment: str = Field(description="SHA-256 (hex) of the seed of the hand the value goes into.")
 
 

@@ -25,8 +25,8 @@ from starlette.requests import HTTPConnection
 
 from gateway.adapters.access_tokens import InvalidAccessToken
 from gateway.adapters.identity_store import PlayerRecord
+from gateway.bootstrap import Services
 from gateway.domain.roles import Principal, Role
-from gateway.service.components import GatewayComponents
 from gateway.service.errors import RateLimited, Unauthenticated
 from gateway.service.good_standing import refuse_unless_in_good_standing
 
@@ -56,9 +56,9 @@ class AccessPolicy:
         return ", ".join(sorted(role.value for role in self.roles))
 
 
-def components_of(connection: HTTPConnection) -> GatewayComponents:
-    components: GatewayComponents = connection.app.state.gateway
-    return components
+def services_of(connection: HTTPConnection) -> Services:
+    services: Services = connection.app.state.services
+    return services
 
 
 def policy_of(dependency: object) -> AccessPolicy | None:
@@ -70,59 +70,59 @@ def client_address(connection: HTTPConnection) -> str:
     return connection.client.host if connection.client else "unknown"
 
 
-def apply_rate_limit(components: GatewayComponents, connection: HTTPConnection, principal: Principal | None) -> None:
+def apply_rate_limit(services: Services, connection: HTTPConnection, principal: Principal | None) -> None:
     key = principal.key if principal else client_address(connection)
-    retry_after = components.rate_limiter.check(key, authenticated=principal is not None)
+    retry_after = services.rate_limiter.check(key, authenticated=principal is not None)
     if retry_after:
         raise RateLimited(retry_after)
 
 
-def principal_from_token(components: GatewayComponents, token: str) -> Principal:
+def principal_from_token(services: Services, token: str) -> Principal:
     try:
-        return components.context.access_tokens.decode(token)
+        return services.context.access_tokens.decode(token)
     except InvalidAccessToken as error:
         raise Unauthenticated(error.code, error.message) from None
 
 
 async def _authenticate(
-    components: GatewayComponents, credentials: HTTPAuthorizationCredentials | None, api_key: str | None
+    services: Services, credentials: HTTPAuthorizationCredentials | None, api_key: str | None
 ) -> Principal | None:
     if api_key:
-        principal = await components.api_keys.authenticate(api_key)
+        principal = await services.api_keys.authenticate(api_key)
         if principal is None:
             raise Unauthenticated("invalid_api_key", "The API key is unknown or revoked.")
         return principal
     if credentials:
-        return principal_from_token(components, credentials.credentials)
+        return principal_from_token(services, credentials.credentials)
     return None
 
 
 async def _admitted(
-    components: GatewayComponents,
+    services: Services,
     request: Request,
     credentials: HTTPAuthorizationCredentials | None,
     api_key: str | None,
 ) -> Principal:
     """The authenticated caller, after the rate limit; 401 without valid credentials."""
     try:
-        principal = await _authenticate(components, credentials, api_key)
+        principal = await _authenticate(services, credentials, api_key)
     except Unauthenticated:
-        apply_rate_limit(components, request, None)  # failed attempts count against the address
+        apply_rate_limit(services, request, None)  # failed attempts count against the address
         raise
-    apply_rate_limit(components, request, principal)
+    apply_rate_limit(services, request, principal)
     if principal is None:
         raise Unauthenticated("missing_credentials", "Log in first (bearer token) or send a partner API key.")
     return principal
 
 
 async def _check_role_and_standing(
-    components: GatewayComponents, principal: Principal, policy: AccessPolicy, good_standing: bool
+    services: Services, principal: Principal, policy: AccessPolicy, good_standing: bool
 ) -> None:
     if principal.role not in policy.roles:
         raise Forbidden("role_not_allowed", f"This operation is for: {policy.describe()}.")
     if good_standing and principal.role is Role.PLAYER:
-        now = components.context.clock.now()
-        async with components.context.db.sessions() as session:
+        now = services.context.clock.now()
+        async with services.context.db.sessions() as session:
             await refuse_unless_in_good_standing(session, principal.subject_id, now, own_session=True)
 
 
@@ -136,9 +136,9 @@ def allow(*roles: Role, good_standing: bool = False) -> Callable[..., Awaitable[
         credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer)],
         api_key: Annotated[str | None, Security(partner_key)],
     ) -> Principal:
-        components = components_of(request)
-        principal = await _admitted(components, request, credentials, api_key)
-        await _check_role_and_standing(components, principal, policy, good_standing)
+        services = services_of(request)
+        principal = await _admitted(services, request, credentials, api_key)
+        await _check_role_and_standing(services, principal, policy, good_standing)
         return principal
 
     setattr(require, POLICY_ATTRIBUTE, policy)
@@ -168,10 +168,10 @@ def allow_on_player(*roles: Role, good_standing: bool = False) -> Callable[..., 
         credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer)],
         api_key: Annotated[str | None, Security(partner_key)],
     ) -> PlayerInScope:
-        components = components_of(request)
-        principal = await _admitted(components, request, credentials, api_key)
-        player = await components.players.get(principal, player_id)
-        await _check_role_and_standing(components, principal, policy, good_standing)
+        services = services_of(request)
+        principal = await _admitted(services, request, credentials, api_key)
+        player = await services.players.get(principal, player_id)
+        await _check_role_and_standing(services, principal, policy, good_standing)
         return PlayerInScope(principal, player)
 
     setattr(require, POLICY_ATTRIBUTE, policy)
@@ -183,16 +183,16 @@ def public() -> Callable[..., Awaitable[None]]:
         """Signed-in callers count against their own limit, not their address's: players behind one carrier
         NAT share an address. The headers are read here, not declared: the route asks for no credentials, and
         stale ones are no reason to refuse it (they count as none)."""
-        components = components_of(request)
+        services = services_of(request)
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         credentials = (
             HTTPAuthorizationCredentials(scheme=scheme, credentials=token) if scheme.lower() == "bearer" else None
         )
         try:
-            principal = await _authenticate(components, credentials, request.headers.get(partner_key.model.name))
+            principal = await _authenticate(services, credentials, request.headers.get(partner_key.model.name))
         except Unauthenticated:
             principal = None
-        apply_rate_limit(components, request, principal)
+        apply_rate_limit(services, request, principal)
 
     setattr(anyone, POLICY_ATTRIBUTE, AccessPolicy(frozenset(), public=True))
     return anyone

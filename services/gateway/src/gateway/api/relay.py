@@ -17,14 +17,14 @@ from urllib.parse import quote
 from fastapi import Request, Response
 
 from gateway.adapters.service_client import PlatformClients, ServiceClient
-from gateway.api.access import components_of
+from gateway.api.access import services_of
 from gateway.domain.roles import Principal
 
 PASSED_HEADERS = ("content-disposition", "idempotent-replayed")
 
 
 def clients_of(request: Request) -> PlatformClients:
-    return components_of(request).clients
+    return services_of(request).clients
 
 
 def segment(value: str | int) -> str:

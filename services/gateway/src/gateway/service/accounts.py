@@ -19,7 +19,7 @@ from gateway.adapters.identity_store import PlayerRecord
 from gateway.domain.bot_names import signed_by_house
 from gateway.domain.identity import is_adult
 from gateway.domain.reserved_names import Reserved, reserved
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 from gateway.service.login_guard import LoginGuard
 from gateway.service.restrictions import refuse_if_banned
 from gateway.service.sessions import IssuedSession, Sessions
@@ -43,7 +43,7 @@ _RESERVED = {
 
 
 class Accounts:
-    def __init__(self, context: GatewayContext, sessions: Sessions, guard: LoginGuard) -> None:
+    def __init__(self, context: Context, sessions: Sessions, guard: LoginGuard) -> None:
         self._context = context
         self._sessions = sessions
         self._guard = guard

@@ -11,7 +11,7 @@ from gateway.adapters.api_key_store import ApiKeyRecord
 from gateway.adapters.secret_factory import api_key_prefix, same_digest
 from gateway.domain.roles import Principal, Role
 from gateway.service.access import require_manages
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +21,7 @@ class CreatedApiKey:
 
 
 class ApiKeys:
-    def __init__(self, context: GatewayContext) -> None:
+    def __init__(self, context: Context) -> None:
         self._context = context
 
     async def create(self, by: Principal, concessionaire_id: str, label: str) -> CreatedApiKey:

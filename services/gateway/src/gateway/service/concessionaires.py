@@ -9,14 +9,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gateway.adapters import identity_store
 from gateway.adapters.identity_store import ConcessionaireRecord
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 
 DEMO_CODE = "demo"
 DEMO_NAME = "Demo Concessionaire"
 
 
 class Concessionaires:
-    def __init__(self, context: GatewayContext) -> None:
+    def __init__(self, context: Context) -> None:
         self._context = context
 
     async def create(self, code: str, name: str) -> ConcessionaireRecord:

@@ -1,5 +1,6 @@
-"""What the use cases need, built once per app: database, outbox, the broker for commands, clock, hashing, token codec, randomness, and
-the key the house bots' nicknames are signed with."""
+"""What the use cases need, built once per app (bootstrap.py): database, outbox, the broker for commands, clock,
+hashing, token codec, randomness, and the key the house bots' nicknames are signed with. Named `Context` as in
+the other services."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from gateway.adapters.secret_factory import SecretFactory
 
 
 @dataclass(frozen=True, slots=True)
-class GatewayContext:
+class Context:
     db: Database
     outbox: Outbox
     sender: ConfirmedSender

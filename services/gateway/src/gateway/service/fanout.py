@@ -4,7 +4,7 @@ tournament and totalizator event (`runtime.on_each_instance`) and publishes it o
 | events | channels |
 |---|---|
 | `table.*` | `table:<id>`; a table's opening and its seatings also on `tournament:<id>`, and to each seated player alone on `lobby` (so their client opens the table) |
-| `table.hole_cards.dealt`, `table.action.rejected` (private) | `table:<id>`, to that player alone (P-1.4) |
+| a `PrivateTableEvent` (hole cards, refusals, deck receipts) | `table:<id>`, to its `recipient` alone (P-1.4) |
 | `tournament.*` | `tournament:<id>`; the lobby's news (announced, registrations, start, pause and resumption, end) also on `lobby` |
 | `totalizator.*` | `draw:<id>`; the draw's life cycle (not its statistics) also on `lobby` |
 | `totalizator.coupon.settled` (any totalizator event naming a `player_id`) | `draw:<id>`, to that player alone (P-11.5) |
@@ -31,6 +31,7 @@ from platform_kit.events.base import EVENT_TYPES, Command
 from platform_kit.events.table import (
     PlayerSeated,
     PlayerUnseated,
+    PrivateTableEvent,
     TableClosed,
     TableOpened,
 )
@@ -52,20 +53,18 @@ from gateway.service.hub import Hub
 
 log = logging.getLogger(__name__)
 
-# The kit delivers each message once per matching pattern: a private table event matches both of the first two.
+# A private table event, published under `private.table.…`, matches the second pattern only: never `table.#`.
 PATTERNS = ("table.#", "private.table.#", "tournament.#", "totalizator.#")
 
-PRIVATE_TABLE_EVENTS = frozenset(
-    event_type
-    for event_type, model in EVENT_TYPES.items()
-    if model.__module__ == "platform_kit.events.table" and model.PRIVATE
-)
+# Both sets follow the contracts (`PrivateTableEvent`), the declaration the table engine publishes by. A table
+# event marked private some other way is in neither, so it is dropped rather than shown to everyone.
+PRIVATE_TABLE_EVENTS: Mapping[str, type[PrivateTableEvent]] = {
+    event_type: model for event_type, model in EVENT_TYPES.items() if issubclass(model, PrivateTableEvent)
+}
 PUBLIC_TABLE_EVENTS = frozenset(
     event_type
     for event_type, model in EVENT_TYPES.items()
-    if model.__module__ == "platform_kit.events.table"
-    and not issubclass(model, Command)
-    and event_type not in PRIVATE_TABLE_EVENTS
+    if model.__module__ == "platform_kit.events.table" and not issubclass(model, Command) and not model.PRIVATE
 )
 SEATING_EVENTS = frozenset({TableOpened.TYPE, TableClosed.TYPE, PlayerSeated.TYPE, PlayerUnseated.TYPE})
 LOBBY_EVENTS = frozenset(
@@ -118,8 +117,9 @@ def deliveries(event_type: str, payload: Mapping[str, Any]) -> list[Delivery]:
 
 def _table_deliveries(event_type: str, payload: Mapping[str, Any]) -> list[Delivery]:
     table = f"table:{payload['table_id']}"
-    if event_type in PRIVATE_TABLE_EVENTS:
-        return [Delivery(table, only_player=payload["player_id"])]
+    private = PRIVATE_TABLE_EVENTS.get(event_type)
+    if private is not None:
+        return [Delivery(table, only_player=private.recipient(payload))]
     if event_type not in PUBLIC_TABLE_EVENTS:
         return []
     found = [Delivery(table)]

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from gateway.adapters import login_failure_store
 from gateway.domain.login_throttle import LoginThrottlePolicy
 from gateway.domain.rate_limit import BucketPolicy
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 from gateway.service.errors import Unauthenticated, too_many_failed_logins
 from gateway.service.rate_limiter import KeyedBuckets
 
@@ -50,7 +50,7 @@ def invalid_credentials() -> Unauthenticated:
 
 
 class LoginGuard:
-    def __init__(self, context: GatewayContext) -> None:
+    def __init__(self, context: Context) -> None:
         self._context = context
         self._policy = LoginThrottlePolicy()
         self._addresses = KeyedBuckets(context.clock, ADDRESS_FAILURES)

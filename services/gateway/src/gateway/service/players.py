@@ -8,12 +8,12 @@ from sqlalchemy.exc import IntegrityError
 from gateway.adapters import identity_store
 from gateway.adapters.identity_store import PlayerRecord
 from gateway.domain.roles import Principal, Role
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 from gateway.service.good_standing import refuse_unless_in_good_standing
 
 
 class Players:
-    def __init__(self, context: GatewayContext) -> None:
+    def __init__(self, context: Context) -> None:
         self._context = context
 
     async def get(self, by: Principal, player_id: str) -> PlayerRecord:

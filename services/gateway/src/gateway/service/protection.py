@@ -31,7 +31,7 @@ from gateway.domain.protection import (
     play_refusal,
 )
 from gateway.domain.roles import Principal
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 
 _SESSION_SETTINGS = (("reality_check", "reality_check_minutes"), ("session_limit", "session_limit_minutes"))
 
@@ -78,7 +78,7 @@ class HistoryEntry:
 
 
 class PlayerProtection:
-    def __init__(self, context: GatewayContext, wallet: ServiceClient) -> None:
+    def __init__(self, context: Context, wallet: ServiceClient) -> None:
         self._context = context
         self._wallet = wallet
 

@@ -17,7 +17,7 @@ from gateway.adapters.secret_factory import digest
 from gateway.adapters.session_store import RefreshTokenRecord
 from gateway.domain.refresh import RefreshVerdict, judge
 from gateway.domain.roles import Principal, Role
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 from gateway.service.errors import Unauthenticated
 from gateway.service.protection import start_session
 from gateway.service.restrictions import PlayerBanned, standing_of
@@ -43,7 +43,7 @@ _REFUSALS = {
 
 
 class Sessions:
-    def __init__(self, context: GatewayContext) -> None:
+    def __init__(self, context: Context) -> None:
         self._context = context
 
     async def open(self, session: AsyncSession, principal: Principal, family_id: str | None = None) -> IssuedSession:

@@ -10,13 +10,13 @@ from sqlalchemy.exc import IntegrityError
 from gateway.adapters import identity_store
 from gateway.adapters.identity_store import StaffRecord
 from gateway.domain.roles import Role
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 
 log = logging.getLogger(__name__)
 
 
 class Staff:
-    def __init__(self, context: GatewayContext) -> None:
+    def __init__(self, context: Context) -> None:
         self._context = context
 
     async def ensure_admin(self, email: str, password: str) -> None:

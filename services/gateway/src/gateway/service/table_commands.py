@@ -22,7 +22,7 @@ from platform_kit.events.table import (
     command_routing_key,
 )
 
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 from gateway.service.restrictions import standing_of
 
 
@@ -32,7 +32,7 @@ class ChatBanned(Forbidden):
 
 
 class TableCommands:
-    def __init__(self, context: GatewayContext, shards: int) -> None:
+    def __init__(self, context: Context, shards: int) -> None:
         self._context = context
         self._shards = shards
 

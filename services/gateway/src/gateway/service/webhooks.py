@@ -24,7 +24,7 @@ from gateway.domain.webhook_events import PING, PartnerEventType, delivery_body
 from gateway.domain.webhook_signing import SECRET_PREFIX
 from gateway.domain.webhook_urls import EndpointUrlRefused, UrlPolicy
 from gateway.service.access import require_manages
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 
 MAX_OVERLAP = timedelta(days=7)
 
@@ -46,7 +46,7 @@ class WithSecret:
 
 
 class Webhooks:
-    def __init__(self, context: GatewayContext, urls: UrlPolicy, wake_dispatcher: Callable[[], None]) -> None:
+    def __init__(self, context: Context, urls: UrlPolicy, wake_dispatcher: Callable[[], None]) -> None:
         self._context = context
         self._urls = urls
         self._wake = wake_dispatcher

@@ -1,6 +1,6 @@
 """Partner webhooks put together for one gateway instance: the URL and retry policies from the settings, the
 consumers of the platform events partners subscribe to, the dispatcher in the background, and the use cases the
-routes call (`app.state.webhooks`)."""
+routes call (`Services.webhooks`, bootstrap.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from platform_kit.runtime import ServiceRuntime
 from gateway.domain.webhook_events import SOURCE_TYPES
 from gateway.domain.webhook_retry import RetryPolicy
 from gateway.domain.webhook_urls import UrlPolicy
-from gateway.service.context import GatewayContext
+from gateway.service.context import Context
 from gateway.service.webhooks import Webhooks
 from gateway.service.webhooks_dispatcher import WebhookDispatcher
 from gateway.service.webhooks_intake import WebhookIntake
@@ -24,7 +24,7 @@ from gateway.settings import Settings
 def wire_webhooks(
     runtime: ServiceRuntime,
     settings: Settings,
-    context: GatewayContext,
+    context: Context,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
     jitter: random.Random | None = None,

@@ -1,4 +1,5 @@
-"""What routes need: the service context and the calling principal."""
+"""What routes need: the service context (from `app.state.services`, see bootstrap.py) and the calling
+principal."""
 
 from __future__ import annotations
 
@@ -7,13 +8,14 @@ from typing import Annotated
 from fastapi import Depends, Request
 from platform_kit.internal_api import PrincipalHeadersDep
 
+from rating.bootstrap import Services
 from rating.service.context import Context
 from rating.service.principals import Principal, Role
 
 
 def context_of(request: Request) -> Context:
-    context: Context = request.app.state.context
-    return context
+    services: Services = request.app.state.services
+    return services.context
 
 
 async def principal_of(caller: PrincipalHeadersDep) -> Principal:

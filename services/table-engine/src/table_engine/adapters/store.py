@@ -14,8 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from table_engine.adapters.orm import chat_bans, hands, protections, seats, tables
 from table_engine.domain import BettingStructure, HandConfig
 from table_engine.domain.fair_deal import DeckSource
-from table_engine.service.model import NextHand, Seat, Table
-from table_engine.service.records import (
+from table_engine.domain.model import NextHand, Seat, Table
+from table_engine.domain.records import (
     RecordedAction,
     config_from_json,
     config_to_json,

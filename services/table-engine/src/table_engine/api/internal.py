@@ -9,9 +9,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse
-from platform_kit.app import runtime_of
 from platform_kit.internal_api import require_internal_token
 
+from table_engine.api.deps import services_of
 from table_engine.api.public import PHH_MEDIA_TYPE, phh_response
 from table_engine.service import queries
 from table_engine.service.queries import HandAudit, HandOwner
@@ -28,13 +28,13 @@ router = APIRouter(prefix="/internal/v1", tags=["internal"], dependencies=[Depen
 async def player_history(
     request: Request, hand_id: str, player_id: Annotated[str, Query(description="The player the copy is for.")]
 ) -> PlainTextResponse:
-    text = await queries.history(runtime_of(request).db, hand_id, player_id)
+    text = await queries.history(services_of(request).db, hand_id, player_id)
     return phh_response(text, hand_id)
 
 
 @router.get("/hands/{hand_id}", summary="A hand's table, tournament and status (no card)")
 async def hand_owner(request: Request, hand_id: str) -> HandOwner:
-    return await queries.owner(runtime_of(request).db, hand_id)
+    return await queries.owner(services_of(request).db, hand_id)
 
 
 @router.get(
@@ -43,4 +43,4 @@ async def hand_owner(request: Request, hand_id: str) -> HandOwner:
     description="409 `hand_in_progress` while the hand is played: its cards are its players' alone (P-1.4).",
 )
 async def hand_audit(request: Request, hand_id: str) -> HandAudit:
-    return await queries.audit(runtime_of(request).db, hand_id)
+    return await queries.audit(services_of(request).db, hand_id)

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import PlainTextResponse
-from platform_kit.app import runtime_of
 
+from table_engine.api.deps import services_of
 from table_engine.service import queries
 from table_engine.service.queries import HandList, TableView
 
@@ -18,7 +18,7 @@ PHH_MEDIA_TYPE = "application/toml"
 
 @router.get("/tables/{table_id}", summary="A table's public state: seats, stacks, button, pot, board, to act, level")
 async def get_table(request: Request, table_id: str) -> TableView:
-    return await queries.table_view(runtime_of(request).db, table_id)
+    return await queries.table_view(services_of(request).db, table_id)
 
 
 @router.get("/tables/{table_id}/hands", summary="The table's hands, newest first")
@@ -28,7 +28,7 @@ async def list_hands(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     before: Annotated[int | None, Query(description="`next_before` of the previous page.")] = None,
 ) -> HandList:
-    return await queries.hand_list(runtime_of(request).db, table_id, limit=limit, before=before)
+    return await queries.hand_list(services_of(request).db, table_id, limit=limit, before=before)
 
 
 @router.get(
@@ -48,7 +48,7 @@ async def list_tournament_hands(
         ),
     ] = None,
 ) -> HandList:
-    db = runtime_of(request).db
+    db = services_of(request).db
     return await queries.tournament_hands(db, tournament_id, limit=limit, before=before, player_id=player_id)
 
 
@@ -59,7 +59,7 @@ async def list_tournament_hands(
     responses={200: {"content": {PHH_MEDIA_TYPE: {}}}},
 )
 async def public_history(request: Request, hand_id: str) -> PlainTextResponse:
-    text = await queries.history(runtime_of(request).db, hand_id, None)
+    text = await queries.history(services_of(request).db, hand_id, None)
     return phh_response(text, hand_id)
 
 

@@ -7,7 +7,7 @@ The scheme (docs/fair-deal.md has it for players and regulators):
   hex. The hash reveals nothing of the deck; the seed itself is revealed only once the hand has ended.
 - ``contributions`` are strings no one controls alone: a public value (the previous hand's revealed seed, or
   the table id for the table's first hand) and the seated players' random values, sent after the table
-  committed to the seed (the table draws each seed one hand ahead: service/machine.py). They are
+  committed to the seed (the table draws each seed one hand ahead: domain/machine.py). They are
   encoded canonically: sorted by their UTF-8 bytes, each as a 4-byte big-endian length then its bytes.
 - A keyed generator: block ``i`` (``i`` = 0, 1, ...) is ``HMAC-SHA256(key=seed, msg=i as 8 bytes big-endian
   + encoded contributions)``; the blocks are read as consecutive 4-byte big-endian unsigned draws.

@@ -12,7 +12,7 @@ action clocks, and voids the hands a crash interrupted.
   deck, actions). After a failed transaction the cached hand is dropped and rebuilt from the database.
 - On start-up, every hand of this shard still in progress was interrupted: it is void (P-10), its stacks go
   back to their start-of-hand values and `table.hand.voided` tells the director to send the next StartHand.
-- Pace (machine.py): a StartHand that comes within `hand_pause_seconds` of the table's last hand is kept with
+- Pace (domain/machine.py): a StartHand that comes within `hand_pause_seconds` of the table's last hand is kept with
   the table; the clock deals it when due. Kept hands are saved, so they survive a restart (the shard reads them
   back at start-up), and dealing clears them in the same transaction: one is never dealt twice.
 """
@@ -39,12 +39,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from table_engine.adapters import store
 from table_engine.domain.fair_deal import SEED_BYTES, DeckSource, derive_deck
-from table_engine.service.live import LiveHand
-from table_engine.service.machine import Refusal, TableMachine, new_table, next_deck_commitment
+from table_engine.domain.live import LiveHand
+from table_engine.domain.machine import Refusal, TableMachine, new_table, next_deck_commitment
+from table_engine.domain.model import Seat, Table
+from table_engine.domain.records import replay
+from table_engine.domain.translate import chips_paid
 from table_engine.service.metrics import TableMetrics
-from table_engine.service.model import Seat, Table
-from table_engine.service.records import replay
-from table_engine.service.translate import chips_paid
 from table_engine.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -121,17 +121,11 @@ class TableHost:
         self.metrics.nobody_acting.set_function(lambda: len(self._nobody_acting))
         self._consuming = False
 
-    def install(self) -> None:
-        """Wire the shard into the runtime, before it starts."""
-        self.runtime.in_background(self._serve)
-        # Every shard keeps its own copy of the chat bans: a queue per shard, so none misses one.
-        sanctions = f"{self.queue}.sanctions"
-        self.runtime.on(rating_events.SanctionDecided.TYPE, self._sanction_decided, queue=sanctions)
-        self.runtime.on(rating_events.SanctionLifted.TYPE, self._sanction_lifted, queue=sanctions)
-
     # --------------------------------------------------------------------------------------------- life cycle
 
-    async def _serve(self) -> None:
+    async def serve(self) -> None:
+        """The shard's life, in the background (bootstrap.py): recover, then consume its commands and run the
+        clock."""
         if not self._consuming:
             await self.recover()
             # Not `runtime.on`: that would open the transaction before our lock (the clock takes the lock first)
@@ -434,7 +428,7 @@ class TableHost:
 
     # ------------------------------------------------------------------------------------------- sanctions
 
-    async def _sanction_decided(self, session: AsyncSession, envelope: Envelope) -> None:
+    async def sanction_decided(self, session: AsyncSession, envelope: Envelope) -> None:
         sanction = envelope.event()
         assert isinstance(sanction, rating_events.SanctionDecided)
         if sanction.kind in CHAT_BLOCKING:
@@ -447,7 +441,7 @@ class TableHost:
                 _instant(sanction.ends_at) if sanction.ends_at else None,
             )
 
-    async def _sanction_lifted(self, session: AsyncSession, envelope: Envelope) -> None:
+    async def sanction_lifted(self, session: AsyncSession, envelope: Envelope) -> None:
         lifted = envelope.event()
         assert isinstance(lifted, rating_events.SanctionLifted)
         await store.lift_chat_ban(session, lifted.sanction_id)

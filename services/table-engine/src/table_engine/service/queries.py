@@ -21,10 +21,10 @@ from table_engine.adapters import store
 from table_engine.adapters.store import HandRecord
 from table_engine.domain import cards_text
 from table_engine.domain.fair_deal import commitment
+from table_engine.domain.model import nobody_acting
+from table_engine.domain.records import replay
 from table_engine.phh.notation import dumps
 from table_engine.phh.writer import audit_history, write
-from table_engine.service.model import nobody_acting
-from table_engine.service.records import replay
 
 
 class SeatView(BaseModel):

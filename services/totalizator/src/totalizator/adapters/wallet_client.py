@@ -1,4 +1,4 @@
-"""The wallet's internal REST API (services/wallet/src/wallet/api/internal.py) behind the service's Wallet port,
+"""The wallet's internal REST API (services/wallet/src/wallet/api/internal.py) behind the service's WalletPort,
 its requests built from the wallet's own declarations (platform_kit.wallet_operations).
 
 Each call goes through the kit's internal client (platform_kit.internal_client: the internal token, the caller's

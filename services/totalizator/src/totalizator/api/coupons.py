@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from platform_kit.idempotency import IdempotencyKey, keyed_answer
 from platform_kit.internal_api import require_internal_token
 
-from totalizator.api.deps import TotalizatorDep
+from totalizator.api.deps import ServicesDep
 from totalizator.api.schemas import CouponIn, CouponOut
 from totalizator.service.coupons import CouponRequest
 from totalizator.service.queries import CouponView
@@ -30,7 +30,7 @@ router = APIRouter(prefix="/internal/v1", tags=["coupons"], dependencies=[Depend
         503: {"description": "payment_pending: the wallet did not answer; retry with the same Idempotency-Key"},
     },
 )
-async def place_coupon(draw_id: str, body: CouponIn, key: IdempotencyKey, totalizator: TotalizatorDep) -> JSONResponse:
+async def place_coupon(draw_id: str, body: CouponIn, key: IdempotencyKey, services: ServicesDep) -> JSONResponse:
     request = CouponRequest(
         draw_id=draw_id,
         player_id=body.player_id,
@@ -39,23 +39,23 @@ async def place_coupon(draw_id: str, body: CouponIn, key: IdempotencyKey, totali
         amount=body.amount,
         picks=tuple(tuple(labels) for labels in body.picks),
     )
-    placed = await totalizator.intake.place(request, key)
+    placed = await services.intake.place(request, key)
     view = CouponView(placed.coupon, placed.draw)
     coupon = CouponOut.of(view).model_dump(mode="json")
     return keyed_answer(200 if placed.replayed else 201, coupon, replayed=placed.replayed)
 
 
 @router.get("/coupons/{coupon_id}", response_model=CouponOut, summary="A coupon")
-async def get_coupon(coupon_id: str, totalizator: TotalizatorDep) -> CouponOut:
-    return CouponOut.of(await totalizator.queries.coupon(coupon_id))
+async def get_coupon(coupon_id: str, services: ServicesDep) -> CouponOut:
+    return CouponOut.of(await services.queries.coupon(coupon_id))
 
 
 @router.get("/players/{player_id}/coupons", response_model=list[CouponOut], summary="A player's coupons, latest first")
 async def player_coupons(
     player_id: str,
-    totalizator: TotalizatorDep,
+    services: ServicesDep,
     draw_id: Annotated[str | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> list[CouponOut]:
-    views: list[CouponView] = await totalizator.queries.player_coupons(player_id, draw_id=draw_id, limit=limit)
+    views: list[CouponView] = await services.queries.player_coupons(player_id, draw_id=draw_id, limit=limit)
     return [CouponOut.of(view) for view in views]

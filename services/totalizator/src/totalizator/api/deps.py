@@ -8,13 +8,13 @@ from fastapi import Depends, Request
 from platform_kit.errors import Forbidden, ProblemError
 from platform_kit.internal_api import PrincipalHeadersDep
 
+from totalizator.bootstrap import Services
 from totalizator.service.staff import Staff, StaffRole
-from totalizator.service.totalizator import Totalizator
 
 
-def totalizator_of(request: Request) -> Totalizator:
-    totalizator: Totalizator = request.app.state.totalizator
-    return totalizator
+def services_of(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
 
 
 async def staff_of(caller: PrincipalHeadersDep) -> Staff:
@@ -39,6 +39,6 @@ def network_admin(staff: StaffDep) -> Staff:
     return staff
 
 
-TotalizatorDep = Annotated[Totalizator, Depends(totalizator_of)]
+ServicesDep = Annotated[Services, Depends(services_of)]
 StaffDep = Annotated[Staff, Depends(staff_of)]
 AdminDep = Annotated[Staff, Depends(network_admin)]

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 
 from totalizator.adapters.draws import usd_text
-from totalizator.api.deps import TotalizatorDep
+from totalizator.api.deps import ServicesDep
 from totalizator.api.schemas import DrawOut, DrawSummaryOut, JackpotOut, StatisticsOut
 from totalizator.domain import DrawStatus
 
@@ -19,17 +19,17 @@ PUBLIC_STATUSES = [status for status in DrawStatus if status.is_public]
 
 @router.get("/draws", response_model=list[DrawSummaryOut], summary="Draws, the latest closing first")
 async def list_draws(
-    totalizator: TotalizatorDep,
+    services: ServicesDep,
     status: Annotated[list[DrawStatus] | None, Query(description="Only draws in these states.")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> list[DrawSummaryOut]:
     statuses = [s for s in status or PUBLIC_STATUSES if s.is_public]
-    return [DrawSummaryOut.of(record) for record in await totalizator.queries.draws(statuses, limit=limit)]
+    return [DrawSummaryOut.of(record) for record in await services.queries.draws(statuses, limit=limit)]
 
 
 @router.get("/draws/{draw_id}", response_model=DrawOut, summary="A draw: matches, results offered, currencies")
-async def get_draw(draw_id: str, totalizator: TotalizatorDep) -> DrawOut:
-    return DrawOut.of(await totalizator.queries.draw(draw_id))
+async def get_draw(draw_id: str, services: ServicesDep) -> DrawOut:
+    return DrawOut.of(await services.queries.draw(draw_id))
 
 
 @router.get(
@@ -38,8 +38,8 @@ async def get_draw(draw_id: str, totalizator: TotalizatorDep) -> DrawOut:
     summary="Bets and amounts per match and result (T-2.6)",
     description="While bets are taken: refreshed at most once a second. Once `final`: the final count and pool.",
 )
-async def statistics(draw_id: str, totalizator: TotalizatorDep) -> StatisticsOut:
-    return StatisticsOut.of(await totalizator.statistics.view(draw_id))
+async def statistics(draw_id: str, services: ServicesDep) -> StatisticsOut:
+    return StatisticsOut.of(await services.statistics.view(draw_id))
 
 
 @router.get(
@@ -48,8 +48,8 @@ async def statistics(draw_id: str, totalizator: TotalizatorDep) -> StatisticsOut
     response_class=JSONResponse,
     responses={200: {"content": {"application/json": {}}}},
 )
-async def draw_file(draw_id: str, totalizator: TotalizatorDep) -> JSONResponse:
-    name, document = await totalizator.publication.draw_file(draw_id)
+async def draw_file(draw_id: str, services: ServicesDep) -> JSONResponse:
+    name, document = await services.publication.draw_file(draw_id)
     return JSONResponse(document, headers=_attachment(name))
 
 
@@ -59,8 +59,8 @@ async def draw_file(draw_id: str, totalizator: TotalizatorDep) -> JSONResponse:
     response_class=Response,
     responses={200: {"content": {"text/csv": {}}}},
 )
-async def bets_file(draw_id: str, totalizator: TotalizatorDep) -> Response:
-    name, text = await totalizator.publication.bets_file(draw_id)
+async def bets_file(draw_id: str, services: ServicesDep) -> Response:
+    name, text = await services.publication.bets_file(draw_id)
     return Response(text, media_type="text/csv; charset=utf-8", headers=_attachment(name))
 
 
@@ -69,13 +69,13 @@ async def bets_file(draw_id: str, totalizator: TotalizatorDep) -> Response:
     summary="The settlement as the verifier prints it (T-8.4)",
     response_model=dict[str, Any],
 )
-async def settlement(draw_id: str, totalizator: TotalizatorDep) -> dict[str, Any]:
-    return await totalizator.publication.settlement_report(draw_id)
+async def settlement(draw_id: str, services: ServicesDep) -> dict[str, Any]:
+    return await services.publication.settlement_report(draw_id)
 
 
 @router.get("/jackpot", response_model=JackpotOut, summary="The jackpot waiting for the next draw (T-4.1)")
-async def jackpot(totalizator: TotalizatorDep) -> JackpotOut:
-    return JackpotOut(jackpot_usd=usd_text(await totalizator.queries.jackpot_pot()))
+async def jackpot(services: ServicesDep) -> JackpotOut:
+    return JackpotOut(jackpot_usd=usd_text(await services.queries.jackpot_pot()))
 
 
 def _attachment(name: str) -> dict[str, str]:

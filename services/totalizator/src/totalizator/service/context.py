@@ -11,7 +11,7 @@ from platform_kit.db import Database
 from platform_kit.outbox import Outbox
 
 from totalizator.adapters.draws import DrawCache
-from totalizator.service.wallet import Wallet
+from totalizator.service.wallet import WalletPort
 from totalizator.settings import Settings
 
 
@@ -20,7 +20,7 @@ class Context:
     db: Database
     outbox: Outbox
     clock: Clock
-    wallet: Wallet
+    wallet: WalletPort
     settings: Settings
     # Coupon ids are drawn from it: secrets-backed in production, seeded in tests.
     rng: random.Random = field(default_factory=random.SystemRandom)

@@ -1,4 +1,4 @@
-"""Settling and cancelling a draw (T-3 to T-6, T-5.5), crash-safe.
+"""Settling a draw — paying its prizes — and cancelling one — refunding its stakes (T-3 to T-6, T-5.5), crash-safe.
 
 Settling is planned in one transaction: the domain settles the draw from the stored coupons (the same code
 the verifier runs on the published files, T-8.4), and the plan is written in full: the verifier's report,

@@ -54,7 +54,7 @@ class WalletUnavailable(Exception):
     Retry it with the same idempotency key."""
 
 
-class Wallet(Protocol):
+class WalletPort(Protocol):
     async def stake(self, draw_id: str, *, player_id: str, currency: str, amount: int, coupon_id: str, key: str) -> int:
         """Move a coupon's stake from the player's account to the draw's pool; returns the operation id."""
 

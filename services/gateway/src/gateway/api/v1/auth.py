@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response, status
 
-from gateway.api.access import allow, client_address, components_of, public
+from gateway.api.access import allow, client_address, public, services_of
 from gateway.api.v1.schemas import PlayerLogin, PrincipalView, RefreshTokenBody, SessionView, SignUp, StaffLogin
 from gateway.domain.roles import Principal, Role
 from gateway.service.sessions import IssuedSession
@@ -15,7 +15,7 @@ router = APIRouter(prefix="/auth", tags=["sessions"])
 
 
 def _session_view(request: Request, issued: IssuedSession) -> SessionView:
-    return SessionView.of(issued, components_of(request).context.clock.now())
+    return SessionView.of(issued, services_of(request).context.clock.now())
 
 
 @router.post(
@@ -27,7 +27,7 @@ def _session_view(request: Request, issued: IssuedSession) -> SessionView:
     "`underage` (422, T-1.4).",
 )
 async def sign_up(body: SignUp, request: Request) -> SessionView:
-    issued = await components_of(request).accounts.sign_up(body.concessionaire, body.form())
+    issued = await services_of(request).accounts.sign_up(body.concessionaire, body.form())
     return _session_view(request, issued)
 
 
@@ -39,7 +39,7 @@ async def sign_up(body: SignUp, request: Request) -> SessionView:
     "`too_many_failed_logins` (429, with `Retry-After`) after repeated failures for the account or the address.",
 )
 async def log_in(body: PlayerLogin, request: Request) -> SessionView:
-    accounts = components_of(request).accounts
+    accounts = services_of(request).accounts
     return _session_view(request, await accounts.log_in_player(body.login, body.password, client_address(request)))
 
 
@@ -51,7 +51,7 @@ async def log_in(body: PlayerLogin, request: Request) -> SessionView:
     "`Retry-After`) after repeated failures for the account or the address.",
 )
 async def staff_log_in(body: StaffLogin, request: Request) -> SessionView:
-    accounts = components_of(request).accounts
+    accounts = services_of(request).accounts
     return _session_view(request, await accounts.log_in_staff(body.email, body.password, client_address(request)))
 
 
@@ -63,7 +63,7 @@ async def staff_log_in(body: StaffLogin, request: Request) -> SessionView:
     "(`refresh_token_reused`, 401); a banned player is refused (`player_banned`, 403).",
 )
 async def refresh(body: RefreshTokenBody, request: Request) -> SessionView:
-    return _session_view(request, await components_of(request).sessions.refresh(body.refresh_token))
+    return _session_view(request, await services_of(request).sessions.refresh(body.refresh_token))
 
 
 @router.post(
@@ -74,7 +74,7 @@ async def refresh(body: RefreshTokenBody, request: Request) -> SessionView:
     description="The access token stays valid until it expires (at most its short lifetime).",
 )
 async def log_out(body: RefreshTokenBody, request: Request) -> Response:
-    await components_of(request).sessions.close(body.refresh_token)
+    await services_of(request).sessions.close(body.refresh_token)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

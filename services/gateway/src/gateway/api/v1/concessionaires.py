@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response, status
 
-from gateway.api.access import allow, components_of, public
+from gateway.api.access import allow, public, services_of
 from gateway.api.problem_answers import refusals
 from gateway.api.v1.schemas import (
     ApiKeyView,
@@ -29,7 +29,7 @@ KeyManager = Annotated[Principal, Depends(allow(Role.OPERATOR, Role.ADMIN))]
 
 @router.get("", dependencies=[Depends(public())], summary="The concessionaires a player may join")
 async def listing(request: Request) -> list[ConcessionaireListing]:
-    return [ConcessionaireListing(code=c.code, name=c.name) for c in await components_of(request).concessionaires.all()]
+    return [ConcessionaireListing(code=c.code, name=c.name) for c in await services_of(request).concessionaires.all()]
 
 
 @router.post(
@@ -39,7 +39,7 @@ async def listing(request: Request) -> list[ConcessionaireListing]:
     responses=refusals({409: "The code is in use (`concessionaire_code_taken`)"}),
 )
 async def create(body: NewConcessionaire, request: Request, _: Admin) -> ConcessionaireView:
-    return ConcessionaireView.of(await components_of(request).concessionaires.create(body.code, body.name))
+    return ConcessionaireView.of(await services_of(request).concessionaires.create(body.code, body.name))
 
 
 @router.get("/{concessionaire_id}", summary="One concessionaire")
@@ -49,7 +49,7 @@ async def read(
     principal: Annotated[Principal, Depends(allow(Role.ADMIN, Role.OPERATOR, Role.PARTNER))],
 ) -> ConcessionaireView:
     require_manages(principal, concessionaire_id)
-    return ConcessionaireView.of(await components_of(request).concessionaires.get(concessionaire_id))
+    return ConcessionaireView.of(await services_of(request).concessionaires.get(concessionaire_id))
 
 
 @router.post(
@@ -59,7 +59,7 @@ async def read(
     responses=refusals({409: "A staff member has this email (`email_taken`)"}),
 )
 async def add_operator(concessionaire_id: str, body: NewOperator, request: Request, _: Admin) -> StaffView:
-    record = await components_of(request).staff.create_operator(concessionaire_id, body.email, body.password)
+    record = await services_of(request).staff.create_operator(concessionaire_id, body.email, body.password)
     return StaffView.of(record)
 
 
@@ -72,14 +72,14 @@ async def add_operator(concessionaire_id: str, body: NewOperator, request: Reque
 async def create_api_key(
     concessionaire_id: str, body: NewApiKey, request: Request, principal: KeyManager
 ) -> CreatedApiKeyView:
-    created = await components_of(request).api_keys.create(principal, concessionaire_id, body.label)
+    created = await services_of(request).api_keys.create(principal, concessionaire_id, body.label)
     return CreatedApiKeyView(**ApiKeyView.of(created.record).model_dump(), key=created.key)
 
 
 @router.get("/{concessionaire_id}/api-keys", summary="The concessionaire's API keys (without secrets)")
 async def list_api_keys(concessionaire_id: str, request: Request, principal: KeyManager) -> list[ApiKeyView]:
     return [
-        ApiKeyView.of(k) for k in await components_of(request).api_keys.of_concessionaire(principal, concessionaire_id)
+        ApiKeyView.of(k) for k in await services_of(request).api_keys.of_concessionaire(principal, concessionaire_id)
     ]
 
 
@@ -87,5 +87,5 @@ async def list_api_keys(concessionaire_id: str, request: Request, principal: Key
     "/{concessionaire_id}/api-keys/{key_id}", status_code=status.HTTP_204_NO_CONTENT, summary="Revoke an API key"
 )
 async def revoke_api_key(concessionaire_id: str, key_id: str, request: Request, principal: KeyManager) -> Response:
-    await components_of(request).api_keys.revoke(principal, concessionaire_id, key_id)
+    await services_of(request).api_keys.revoke(principal, concessionaire_id, key_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response, status
 from platform_kit.errors import NotFound
 from platform_kit.idempotency import IdempotencyKey
 
-from gateway.api.access import PlayerInScope, allow, allow_on_player, components_of, public
+from gateway.api.access import PlayerInScope, allow, allow_on_player, public, services_of
 from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.proxy_schemas import COUPON, DRAW, STATISTICS, CouponPlacement, answers
 from gateway.domain.roles import Principal, Role
@@ -115,8 +115,8 @@ async def jackpot(request: Request) -> Response:
 async def place_coupon(
     draw_id: str, body: CouponPlacement, request: Request, principal: Bettor, key: IdempotencyKey
 ) -> Response:
-    player = await components_of(request).players.get(principal, principal.subject_id)
-    await components_of(request).demo_scope.refuse_coupon(player)
+    player = await services_of(request).players.get(principal, principal.subject_id)
+    await services_of(request).demo_scope.refuse_coupon(player)
     coupon = {
         "player_id": player.id,
         "birth_date": player.date_of_birth.isoformat(),
@@ -145,7 +145,7 @@ async def coupon(coupon_id: str, request: Request, principal: Anyone) -> Respons
     answer = await relay(clients_of(request).totalizator, "GET", f"/internal/v1/coupons/{segment(coupon_id)}")
     owner = _owner_of(answer)
     try:
-        await components_of(request).players.get(principal, owner)
+        await services_of(request).players.get(principal, owner)
     except NotFound:
         # Someone else's coupon answers exactly like a missing one.
         raise NotFound("coupon_not_found", "No such coupon.") from None

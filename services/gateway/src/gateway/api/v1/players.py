@@ -11,7 +11,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request, status
 from platform_kit.errors import Forbidden, ProblemError
 
-from gateway.api.access import allow, components_of
+from gateway.api.access import allow, services_of
 from gateway.api.problem_answers import refusals
 from gateway.api.v1.schemas import EmailChange, NewPlayer, PlayerView, PublicPlayer
 from gateway.domain.roles import Principal, Role
@@ -37,7 +37,7 @@ Anyone = Annotated[Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPER
 )
 async def register(body: NewPlayer, request: Request, principal: Registrar) -> PlayerView:
     concessionaire_id = _target_concessionaire(principal, body.concessionaire_id)
-    return PlayerView.of(await components_of(request).accounts.register(concessionaire_id, body.form()))
+    return PlayerView.of(await services_of(request).accounts.register(concessionaire_id, body.form()))
 
 
 @router.get("", summary="Your concessionaire's players (administrators: any, or one concessionaire's)")
@@ -48,13 +48,13 @@ async def page(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> list[PlayerView]:
-    players = await components_of(request).players.page(principal, concessionaire_id, limit=limit, offset=offset)
+    players = await services_of(request).players.page(principal, concessionaire_id, limit=limit, offset=offset)
     return [PlayerView.of(p) for p in players]
 
 
 @router.get("/me", summary="Your own account")
 async def me(request: Request, principal: Annotated[Principal, Depends(allow(Role.PLAYER))]) -> PlayerView:
-    return PlayerView.of(await components_of(request).players.get(principal, principal.subject_id))
+    return PlayerView.of(await services_of(request).players.get(principal, principal.subject_id))
 
 
 @router.get(
@@ -67,13 +67,13 @@ async def public_players(
     _: Anyone,
     player_id: Annotated[list[str], Query(max_length=200, description="Repeat for several players.")],
 ) -> list[PublicPlayer]:
-    names = await components_of(request).players.nicknames(player_id)
+    names = await services_of(request).players.nicknames(player_id)
     return [PublicPlayer(player_id=pid, nickname=names[pid]) for pid in player_id if pid in names]
 
 
 @router.get("/{player_id}", summary="One player")
 async def read(player_id: str, request: Request, principal: Anyone) -> PlayerView:
-    return PlayerView.of(await components_of(request).players.get(principal, player_id))
+    return PlayerView.of(await services_of(request).players.get(principal, player_id))
 
 
 @router.patch(
@@ -85,7 +85,7 @@ async def change_email(
     request: Request,
     principal: Annotated[Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))],
 ) -> PlayerView:
-    return PlayerView.of(await components_of(request).players.change_email(principal, player_id, body.email))
+    return PlayerView.of(await services_of(request).players.change_email(principal, player_id, body.email))
 
 
 def _target_concessionaire(principal: Principal, requested: str | None) -> str:

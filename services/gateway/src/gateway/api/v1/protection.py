@@ -11,7 +11,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response, status
 
-from gateway.api.access import PlayerInScope, allow_on_player, components_of
+from gateway.api.access import PlayerInScope, allow_on_player, services_of
 from gateway.api.problem_answers import RELAYED, refusals
 from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.protection_schemas import (
@@ -39,10 +39,10 @@ def _deposit_limits(scope: PlayerInScope) -> str:
 
 @router.get("", summary="The player's protection settings and the current session (the reality check)")
 async def read(request: Request, scope: Reader) -> ProtectionView:
-    components = components_of(request)
-    protection = components.protection
+    services = services_of(request)
+    protection = services.protection
     record = await protection.current(scope.player)
-    now = components.context.clock.now()
+    now = services.context.clock.now()
     clock = session_clock(record, now)
     session = None
     if clock is not None:
@@ -60,9 +60,9 @@ async def read(request: Request, scope: Reader) -> ProtectionView:
     responses=refusals({409: "A self-exclusion in force would end early (`self_exclusion_in_force`)"}),
 )
 async def self_exclude(request: Request, scope: Owner, body: SelfExclusionRequest) -> SelfExclusionView:
-    components = components_of(request)
-    exclusion = await components.protection.self_exclude(scope.principal, scope.player, body.term)
-    return SelfExclusionView.of(exclusion, components.context.clock.now())
+    services = services_of(request)
+    exclusion = await services.protection.self_exclude(scope.principal, scope.player, body.term)
+    return SelfExclusionView.of(exclusion, services.context.clock.now())
 
 
 @router.put(
@@ -72,9 +72,9 @@ async def self_exclude(request: Request, scope: Owner, body: SelfExclusionReques
     "you log in again.",
 )
 async def session_settings(request: Request, scope: Owner, body: SessionSettings) -> ProtectionView:
-    components = components_of(request)
-    record = await components.protection.set_session_rules(scope.principal, scope.player, body.changes())
-    return ProtectionView.of(record, components.context.clock.now(), None)
+    services = services_of(request)
+    record = await services.protection.set_session_rules(scope.principal, scope.player, body.changes())
+    return ProtectionView.of(record, services.context.clock.now(), None)
 
 
 @router.get(
@@ -99,5 +99,5 @@ async def set_deposit_limits(request: Request, scope: Owner, body: DepositLimits
 
 @router.get("/history", summary="Every change of these settings: who, when, effective when", responses=RELAYED)
 async def history(request: Request, scope: Reader) -> ProtectionHistory:
-    entries = await components_of(request).protection.history(scope.player)
+    entries = await services_of(request).protection.history(scope.player)
     return ProtectionHistory(player_id=scope.player.id, changes=[HistoryItem.of(e) for e in entries])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from platform_kit.events.table import CONTRIBUTION_MAX_LENGTH, CONTRIBUTION_PATTERN
+from platform_kit.events.table import CONTRIBUTION_MAX_LENGTH, CONTRIBUTION_PATTERN, ActionKind
 from platform_kit.events.tournament import RegistrationEntry
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -95,7 +95,7 @@ class TableAction(BaseModel):
         {"hand_id": "h-7f3a", "action": "raise", "amount": 240}, {"hand_id": "h-7f3a", "action": "fold"}
     )
     hand_id: str = Field(min_length=1, max_length=64, description="The hand the action is for (from the stream).")
-    action: Literal["fold", "check", "call", "bet", "raise"]
+    action: ActionKind
     amount: int | None = Field(
         None,
         strict=True,

@@ -13,7 +13,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
-from gateway.api.access import allow, components_of
+from gateway.api.access import allow, services_of
 from gateway.api.relay import clients_of, relay
 from gateway.api.v1.money import ConcessionaireId
 from gateway.api.v1.proxy_schemas import answers
@@ -53,7 +53,7 @@ async def network(request: Request, principal: Admin) -> Response:
 )
 async def of_concessionaire(concessionaire_id: ConcessionaireId, request: Request, principal: Staff) -> Response:
     require_manages(principal, concessionaire_id)
-    await components_of(request).concessionaires.get(concessionaire_id)  # an unknown one is no empty success
+    await services_of(request).concessionaires.get(concessionaire_id)  # an unknown one is no empty success
     return await relay(
         clients_of(request).wallet,
         "GET",

@@ -17,8 +17,8 @@ from platform_kit.errors import ProblemError
 from pydantic import BaseModel, ValidationError
 
 from gateway.api.v1.proxy_schemas import ChatLine, DeckContribution, SittingOut, TableAction
+from gateway.bootstrap import Services
 from gateway.domain.channels import Channel, ChannelKind, SocketKind
-from gateway.service.components import GatewayComponents
 from gateway.service.hub import Connection
 from gateway.service.protection import refuse_play
 
@@ -39,12 +39,10 @@ class FrameRefused(Exception):
         self.message = message
 
 
-async def handle_table_frame(
-    components: GatewayComponents, connection: Connection, frame: dict[str, Any]
-) -> dict[str, Any]:
+async def handle_table_frame(services: Services, connection: Connection, frame: dict[str, Any]) -> dict[str, Any]:
     ref = frame.get("ref")
     try:
-        table_id = await _command(components, connection, frame)
+        table_id = await _command(services, connection, frame)
     except FrameRefused as refusal:
         return {"type": "error", "code": refusal.code, "message": refusal.message, "ref": ref}
     except ProblemError as problem:
@@ -52,11 +50,11 @@ async def handle_table_frame(
     return {"type": "accepted", "ref": ref, "table_id": table_id}
 
 
-async def _command(components: GatewayComponents, connection: Connection, frame: dict[str, Any]) -> str:
+async def _command(services: Services, connection: Connection, frame: dict[str, Any]) -> str:
     player_id = connection.player_id
     if connection.socket is not SocketKind.TABLE or player_id is None:
         raise FrameRefused("not_a_player_table_socket", "Table commands are for players, on a table socket.")
-    if components.rate_limiter.check(connection.principal.key, authenticated=True):
+    if services.rate_limiter.check(connection.principal.key, authenticated=True):
         raise FrameRefused("rate_limited", "Too many commands: slow down.")
     table_id = _table_id(frame.get("table_id"))
     kind = str(frame["type"])
@@ -65,10 +63,10 @@ async def _command(components: GatewayComponents, connection: Connection, frame:
     except ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
         raise FrameRefused("bad_frame", problems) from None
-    context = components.context
+    context = services.context
     async with context.db.sessions() as session:  # as the REST table routes (issue 17)
         await refuse_play(session, player_id, context.clock.now(), own_session=True)
-    tables = components.tables
+    tables = services.tables
     if isinstance(body, TableAction):
         await tables.act(player_id, table_id, body.hand_id, body.action, body.amount)
     elif isinstance(body, ChatLine):

@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 
 from gateway.adapters.service_client import DownstreamProblem
-from gateway.api.access import allow, components_of
+from gateway.api.access import allow, services_of
 from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.proxy_schemas import (
     TABLE_VIEW,
@@ -109,7 +109,7 @@ async def audit(hand_id: str, request: Request, principal: Staff) -> Response:
     "`table.action.taken`, or `table.action.rejected` to you alone.",
 )
 async def act(table_id: TableId, body: TableAction, request: Request, principal: SeatedPlayer) -> Accepted:
-    tables = components_of(request).tables
+    tables = services_of(request).tables
     await tables.act(principal.subject_id, table_id, body.hand_id, body.action, body.amount)
     return Accepted(table_id=table_id)
 
@@ -121,7 +121,7 @@ async def act(table_id: TableId, body: TableAction, request: Request, principal:
     description="Refused with `chat_banned` while a chat ban is in force (P-12.3, P-12.4).",
 )
 async def chat(table_id: TableId, body: ChatLine, request: Request, principal: SeatedPlayer) -> Accepted:
-    await components_of(request).tables.chat(principal.subject_id, table_id, body.text)
+    await services_of(request).tables.chat(principal.subject_id, table_id, body.text)
     return Accepted(table_id=table_id)
 
 
@@ -131,7 +131,7 @@ async def chat(table_id: TableId, body: ChatLine, request: Request, principal: S
     summary="Sit out, or come back in (also after a timeout or a disconnection)",
 )
 async def sitting_out(table_id: TableId, body: SittingOut, request: Request, principal: SeatedPlayer) -> Accepted:
-    await components_of(request).tables.sit_out(principal.subject_id, table_id, body.sitting_out)
+    await services_of(request).tables.sit_out(principal.subject_id, table_id, body.sitting_out)
     return Accepted(table_id=table_id)
 
 
@@ -146,7 +146,7 @@ async def sitting_out(table_id: TableId, body: SittingOut, request: Request, pri
     "second value for the same hand replaces the first (docs/fair-deal.md).",
 )
 async def contribute(table_id: TableId, body: DeckContribution, request: Request, principal: SeatedPlayer) -> Accepted:
-    await components_of(request).tables.contribute(principal.subject_id, table_id, body.value)
+    await services_of(request).tables.contribute(principal.subject_id, table_id, body.value)
     return Accepted(table_id=table_id)
 
 

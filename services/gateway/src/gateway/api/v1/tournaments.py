@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request, Response, status
+from platform_kit.events.tournament import TournamentKind
 from platform_kit.idempotency import IdempotencyKey
 
-from gateway.api.access import PlayerInScope, allow, allow_on_player, components_of
+from gateway.api.access import PlayerInScope, allow, allow_on_player, services_of
 from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.proxy_schemas import (
     REGISTERED,
@@ -37,7 +38,6 @@ Registrar = Annotated[
 OnPlayer = Annotated[PlayerInScope, Depends(allow_on_player(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
 
 TournamentStatus = Literal["announced", "registering", "running", "finished", "cancelled"]
-TournamentKind = Literal["sit_and_go", "scheduled"]
 
 
 def _tournament(tournament_id: str, *rest: str) -> str:
@@ -101,11 +101,11 @@ async def players_tickets(request: Request, scope: OnPlayer) -> Response:
 async def register(
     tournament_id: str, body: Registration, request: Request, principal: Registrar, key: IdempotencyKey
 ) -> Response:
-    players = components_of(request).players
+    players = services_of(request).players
     player = await players.target(principal, body.player_id)
     if principal.role is not Role.PLAYER:
         await players.refuse_if_banned(player.id)
-    await components_of(request).demo_scope.refuse_registration(player, tournament_id)
+    await services_of(request).demo_scope.refuse_registration(player, tournament_id)
     entry: dict[str, Any] = {"player_id": player.id, "concessionaire_id": player.concessionaire_id, "entry": body.entry}
     if body.ticket_code is not None:
         entry["ticket_code"] = body.ticket_code
@@ -151,6 +151,8 @@ async def templates(request: Request, _: Staff) -> Response:
     status_code=status.HTTP_201_CREATED,
     summary="Create a tournament, from a template or a whole definition",
     description="The body is the director's: `{template?, name, ...definition fields}`, validated there.",
+    # Relayed as the director gives it, which answers 200 to a creation it had already made.
+    responses={200: {"description": "Created before: the tournament as the first request created it"}},
 )
 async def create_tournament(
     request: Request,

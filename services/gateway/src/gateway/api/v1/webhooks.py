@@ -31,7 +31,7 @@ URL_REFUSALS = refusals(
 
 
 def webhooks_of(request: Request) -> Webhooks:
-    webhooks: Webhooks = request.app.state.webhooks
+    webhooks: Webhooks = request.app.state.services.webhooks
     return webhooks
 
 
@@ -301,7 +301,6 @@ for _type, _description in CALLBACKS.items():
     _describe_callback(_type, _description)
 
 
-def install_webhooks(app: FastAPI, webhooks: Webhooks) -> None:
-    """The use cases for the routes, and the deliveries a partner receives in the OpenAPI document."""
-    app.state.webhooks = webhooks
+def document_webhooks(app: FastAPI) -> None:
+    """The deliveries a partner receives, in the OpenAPI document."""
     app.webhooks.include_router(partner_callbacks)

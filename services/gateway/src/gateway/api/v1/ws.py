@@ -39,12 +39,12 @@ from typing import Annotated, Any
 import anyio
 from fastapi import APIRouter, Depends, Query, WebSocket, WebSocketDisconnect
 
-from gateway.api.access import AccessPolicy, client_address, components_of, principal_from_token, socket_policy
+from gateway.api.access import AccessPolicy, client_address, principal_from_token, services_of, socket_policy
 from gateway.api.v1.schemas import PrincipalView
 from gateway.api.v1.table_frames import FRAME_TYPES, handle_table_frame
+from gateway.bootstrap import Services
 from gateway.domain.channels import SocketKind
 from gateway.domain.roles import Principal, Role
-from gateway.service.components import GatewayComponents
 from gateway.service.errors import Unauthenticated
 from gateway.service.hub import CloseCode, Connection, HubRefusal
 from gateway.service.restrictions import standing_of
@@ -61,15 +61,15 @@ async def stream(
     socket: Annotated[SocketKind, Query(description="lobby or table (P-13.4)")] = SocketKind.LOBBY,
     token: Annotated[str | None, Query(description="Access token; or send it as the first message.")] = None,
 ) -> None:
-    components = components_of(websocket)
+    services = services_of(websocket)
     await websocket.accept()
-    if components.rate_limiter.check(client_address(websocket), authenticated=False):
+    if services.rate_limiter.check(client_address(websocket), authenticated=False):
         await _close(websocket, CloseCode.TOO_MANY_ATTEMPTS, "too many connection attempts")
         return
-    principal = await _authenticate(websocket, components, token, policy)
+    principal = await _authenticate(websocket, services, token, policy)
     if principal is None:
         return
-    hub = components.hub
+    hub = services.hub
     connection = hub.connect(principal, socket)
     try:
         await websocket.send_json(
@@ -78,10 +78,10 @@ async def stream(
                 "connection_id": connection.id,
                 "socket": socket.value,
                 "principal": PrincipalView.of(principal).model_dump(mode="json"),
-                "heartbeat_seconds": components.heartbeat_seconds,
+                "heartbeat_seconds": services.heartbeat_seconds,
             }
         )
-        client_left = await _serve(websocket, components, connection)
+        client_left = await _serve(websocket, services, connection)
     finally:
         await hub.disconnect(connection)
     if not client_left:
@@ -89,16 +89,16 @@ async def stream(
 
 
 async def _authenticate(
-    websocket: WebSocket, components: GatewayComponents, token: str | None, policy: AccessPolicy
+    websocket: WebSocket, services: Services, token: str | None, policy: AccessPolicy
 ) -> Principal | None:
     """The connection's principal, or None after closing the socket with the reason."""
     if token is None:
-        token = await _first_message_token(websocket, components.heartbeat_timeout_seconds)
+        token = await _first_message_token(websocket, services.heartbeat_timeout_seconds)
         if token is None:
             await _close(websocket, CloseCode.UNAUTHENTICATED, "send {type: auth, token} first")
             return None
     try:
-        principal = principal_from_token(components, token)
+        principal = principal_from_token(services, token)
     except Unauthenticated as error:
         await _close(websocket, CloseCode.UNAUTHENTICATED, error.code)
         return None
@@ -106,8 +106,8 @@ async def _authenticate(
         await _close(websocket, CloseCode.FORBIDDEN, "role_not_allowed")
         return None
     if principal.role is Role.PLAYER:
-        async with components.context.db.sessions() as session:
-            standing = await standing_of(session, principal.subject_id, components.context.clock.now())
+        async with services.context.db.sessions() as session:
+            standing = await standing_of(session, principal.subject_id, services.context.clock.now())
         if not standing.may_log_in:
             await _close(websocket, CloseCode.FORBIDDEN, "player_banned")
             return None
@@ -124,7 +124,7 @@ async def _first_message_token(websocket: WebSocket, timeout: float) -> str | No
     return None
 
 
-async def _serve(websocket: WebSocket, components: GatewayComponents, connection: Connection) -> bool:
+async def _serve(websocket: WebSocket, services: Services, connection: Connection) -> bool:
     """Read, write and watch the heartbeat until one of them ends: the client left (True), or the hub closed the
     connection (False). A task group, so that no task outlives the connection."""
     connection.heard_at = asyncio.get_running_loop().time()
@@ -143,17 +143,17 @@ async def _serve(websocket: WebSocket, components: GatewayComponents, connection
             group.cancel_scope.cancel()
 
         for job in (
-            functools.partial(_read, websocket, components, connection),
+            functools.partial(_read, websocket, services, connection),
             functools.partial(_write, websocket, connection),
-            functools.partial(_watch_heartbeat, components, connection),
+            functools.partial(_watch_heartbeat, services, connection),
             connection.closing.wait,
         ):
             group.start_soon(first_to_end_ends_all, job)
     return client_left
 
 
-async def _read(websocket: WebSocket, components: GatewayComponents, connection: Connection) -> None:
-    hub = components.hub
+async def _read(websocket: WebSocket, services: Services, connection: Connection) -> None:
+    hub = services.hub
     loop = asyncio.get_running_loop()
     while True:
         text = await websocket.receive_text()
@@ -165,11 +165,11 @@ async def _read(websocket: WebSocket, components: GatewayComponents, connection:
         except ValueError:
             hub.send(connection, _error("bad_frame", "Frames are JSON objects with a `type`."))
             continue
-        await _handle(components, connection, frame)
+        await _handle(services, connection, frame)
 
 
-async def _handle(components: GatewayComponents, connection: Connection, frame: dict[str, Any]) -> None:
-    hub = components.hub
+async def _handle(services: Services, connection: Connection, frame: dict[str, Any]) -> None:
+    hub = services.hub
     kind = frame.get("type")
     channel = frame.get("channel")
     if kind == "ping":
@@ -193,7 +193,7 @@ async def _handle(components: GatewayComponents, connection: Connection, frame: 
         except HubRefusal as refusal:
             hub.send(connection, _error(refusal.code, refusal.message, channel=channel))
     elif kind in FRAME_TYPES:
-        hub.send(connection, await handle_table_frame(components, connection, frame))
+        hub.send(connection, await handle_table_frame(services, connection, frame))
     else:
         hub.send(
             connection,
@@ -209,14 +209,14 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
         await websocket.send_text(await connection.pending.get())
 
 
-async def _watch_heartbeat(components: GatewayComponents, connection: Connection) -> None:
+async def _watch_heartbeat(services: Services, connection: Connection) -> None:
     loop = asyncio.get_running_loop()
     while True:
-        await asyncio.sleep(components.heartbeat_seconds)
-        if loop.time() - connection.heard_at > components.heartbeat_timeout_seconds:
+        await asyncio.sleep(services.heartbeat_seconds)
+        if loop.time() - connection.heard_at > services.heartbeat_timeout_seconds:
             connection.kick(CloseCode.HEARTBEAT_TIMEOUT, "no pong within the heartbeat timeout")
             return
-        components.hub.send(connection, {"type": "ping"})
+        services.hub.send(connection, {"type": "ping"})
 
 
 def _error(code: str, message: str, **details: Any) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from table_engine.domain import (
     evaluate,
 )
 from table_engine.domain import Event as DomainEvent
-from table_engine.service.live import LiveHand
+from table_engine.domain.live import LiveHand
 
 Automatic = Literal["timeout", "sitting_out", "disconnected"]
 

@@ -27,7 +27,7 @@ from typing import Literal
 from platform_kit.events.table import DisconnectPolicy
 
 from table_engine.domain import CALL, CHECK, ActionKind, ActionRejected, Hand, HandConfig, SeatConfig
-from table_engine.service.records import RecordedAction
+from table_engine.domain.records import RecordedAction
 
 Protection = Literal["fold", "time_bank", "all_in_protection"]
 

@@ -9,7 +9,7 @@ from platform_kit.events.table import Level
 
 from table_engine.domain import Hand
 from table_engine.domain.fair_deal import DeckSource
-from table_engine.service.records import RecordedAction
+from table_engine.domain.records import RecordedAction
 
 
 @dataclass

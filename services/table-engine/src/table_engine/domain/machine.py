@@ -1,6 +1,6 @@
 """One table between two saves: applies a command (or the clock) to the table and its hand, and says what to
-publish. No I/O: the host (host.py) loads the table, runs one method, saves the result and writes the events
-to the outbox in the same transaction.
+publish. Pure (no I/O), hence in domain/: the host (service/host.py) loads the table, runs one method, saves
+the result and writes the events to the outbox in the same transaction.
 
 A refused command raises `Refusal` before anything changes; the host turns it into the rejection event.
 
@@ -34,11 +34,11 @@ from table_engine.domain import (
     next_positions,
 )
 from table_engine.domain.fair_deal import DeckSource, commitment
-from table_engine.service.live import LiveHand, Turn
-from table_engine.service.model import NextHand, Seat, Table
-from table_engine.service.protection import default_action, protect_all_in, protection_for
-from table_engine.service.records import RecordedAction, positions_to_json, rules_for
-from table_engine.service.translate import (
+from table_engine.domain.live import LiveHand, Turn
+from table_engine.domain.model import NextHand, Seat, Table
+from table_engine.domain.protection import default_action, protect_all_in, protection_for
+from table_engine.domain.records import RecordedAction, positions_to_json, rules_for
+from table_engine.domain.translate import (
     Automatic,
     cards,
     chips_paid,
@@ -84,7 +84,7 @@ class EndedHand:
 @dataclass
 class Effects:
     """What a command caused besides the table's new state: the events to publish (each under the routing key
-    its contract declares: `Event.PRIVATE` ones reach their owner alone, P-1.4) and the players whose
+    its contract declares: a `PrivateTableEvent` reaches its recipient alone, P-1.4) and the players whose
     disconnection protection was used."""
 
     messages: list[Event] = field(default_factory=list)
