@@ -35,9 +35,10 @@ import statistics
 import tempfile
 import time
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -47,6 +48,8 @@ from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
 from platform_kit.internal_client import InternalClient
 from platform_kit.testing import create_database, drop_database
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine, make_url
 from totalizator.adapters.wallet_client import HttpWallet
 from totalizator.app import create_app
 from totalizator.domain import (
@@ -225,6 +228,38 @@ class IntakeResult:
     coupons: int
     seconds: float
     latencies: list[float]
+    cpu_seconds: float = 0.0  # the whole process: the totalizator, the wallet in-process and the clients
+    #: Per database (totalizator, wallet): statements and committed transactions while the coupons were placed.
+    statements: dict[str, int] = field(default_factory=dict)
+    transactions: dict[str, int] = field(default_factory=dict)
+
+
+class DatabaseTraffic:
+    """Counts the statements and commits sent to each database (by its name in the URL), on every engine of the
+    process: what a coupon costs in round trips, which the machine's load does not change."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names  # database name in the URL -> label
+        self.statements: Counter[str] = Counter()
+        self.transactions: Counter[str] = Counter()
+
+    def __enter__(self) -> DatabaseTraffic:
+        event.listen(Engine, "before_cursor_execute", self._statement)
+        event.listen(Engine, "commit", self._commit)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        event.remove(Engine, "before_cursor_execute", self._statement)
+        event.remove(Engine, "commit", self._commit)
+
+    def _label(self, connection: Connection) -> str:
+        return self.names.get(str(connection.engine.url.database), "other")
+
+    def _statement(self, connection: Connection, *_: object) -> None:
+        self.statements[self._label(connection)] += 1
+
+    def _commit(self, connection: Connection) -> None:
+        self.transactions[self._label(connection)] += 1
 
 
 @asynccontextmanager
@@ -354,7 +389,12 @@ async def intake_run(args: argparse.Namespace, *, real_wallet: bool) -> IntakeRe
         if real_wallet:
             await fund_players(wallet)
         await place_coupons(http, bodies[: max(1, len(bodies) // 20)], args.intake_concurrency)  # warm-up
-        result = await place_coupons(http, bodies, args.intake_concurrency)
+        names = {make_url(totalizator_url).database or "": "totalizator", make_url(wallet_url).database or "": "wallet"}
+        cpu = time.process_time()
+        with DatabaseTraffic(names) as traffic:
+            result = await place_coupons(http, bodies, args.intake_concurrency)
+        result.cpu_seconds = time.process_time() - cpu
+        result.statements, result.transactions = dict(traffic.statements), dict(traffic.transactions)
     result.label = "real wallet in-process" if real_wallet else "instant wallet (totalizator alone)"
     return result
 
@@ -365,11 +405,17 @@ def intake_benchmark(args: argparse.Namespace) -> None:
           f"{args.intake_concurrency} concurrent clients, {args.intake_coupons:,} coupons (after a warm-up)")  # fmt: skip
     results = [asyncio.run(intake_run(args, real_wallet=real)) for real in (True, False)]
     print()
-    print(f"{'intake':<40}{'coupons':>12}{'seconds':>10}{'coupons/s':>11}{'p50 ms':>9}{'p95 ms':>9}")
+    print(f"{'intake':<40}{'coupons':>9}{'seconds':>9}{'coupons/s':>11}{'p50 ms':>8}{'p99 ms':>8}{'CPU ms/c':>10}"
+          f"{'toto stmt/tx per c':>20}{'wallet stmt/tx per c':>22}")  # fmt: skip
     for r in results:
         p50 = statistics.median(r.latencies) * 1000
-        p95 = statistics.quantiles(r.latencies, n=20)[-1] * 1000
-        print(f"{r.label:<40}{r.coupons:>12,}{r.seconds:>10.2f}{r.coupons / r.seconds:>11.0f}{p50:>9.1f}{p95:>9.1f}")
+        p99 = statistics.quantiles(r.latencies, n=100)[-1] * 1000
+        per_coupon = {
+            db: f"{r.statements.get(db, 0) / r.coupons:.1f} / {r.transactions.get(db, 0) / r.coupons:.2f}"
+            for db in ("totalizator", "wallet")
+        }
+        print(f"{r.label:<40}{r.coupons:>9,}{r.seconds:>9.2f}{r.coupons / r.seconds:>11.0f}{p50:>8.1f}{p99:>8.1f}"
+              f"{r.cpu_seconds / r.coupons * 1000:>10.2f}{per_coupon['totalizator']:>20}{per_coupon['wallet']:>22}")  # fmt: skip
 
 
 async def payout_run(args: argparse.Namespace) -> float:

@@ -1,0 +1,120 @@
+"""Bet intake under load (issue 14): coupons arriving together share their transactions (group commit) and keep
+every rule of a coupon placed alone (T-2.4, T-2.5, idempotency); more coupons than a process takes at once are
+refused with 503 `intake_busy` and Retry-After, never left hanging, and a retry with the same key places them."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import pytest
+from platform_kit.testing import eventually
+from totalizator.service.group_commit import GroupCommit
+from totalizator.service.wallet import PaymentKind, TransferKind, Wallet
+from totalizator_harness import Platform, PlatformFactory, picks
+
+
+async def test_requests_arriving_during_a_write_go_together_in_the_next_one() -> None:
+    groups: list[list[int]] = []
+    release = asyncio.Event()
+
+    async def flush(items: list[int]) -> list[int | Exception]:
+        groups.append(items)
+        await release.wait()
+        return [ValueError(f"refused {item}") if item == 3 else item * 10 for item in items]
+
+    writer = GroupCommit(flush, max_group=3)
+    first = asyncio.create_task(writer.submit(0))
+    await asyncio.sleep(0)  # the first is being written, alone: nobody waits for a timer
+    rest = [asyncio.create_task(writer.submit(item)) for item in range(1, 6)]
+    await asyncio.sleep(0)
+    release.set()
+    answers = await asyncio.gather(first, *rest, return_exceptions=True)
+    assert groups == [[0], [1, 2, 3], [4, 5]]  # at most max_group at a time, in arrival order
+    assert answers[:3] == [0, 10, 20] and answers[4:] == [40, 50]
+    assert isinstance(answers[3], ValueError)  # one request's refusal is its answer alone
+
+
+async def test_a_failed_write_is_the_answer_of_every_request_of_its_group() -> None:
+    async def flush(items: list[int]) -> list[int | Exception]:
+        raise ConnectionError("database gone")
+
+    writer = GroupCommit(flush, max_group=10)
+    answers = await asyncio.gather(*(writer.submit(item) for item in range(3)), return_exceptions=True)
+    assert all(isinstance(answer, ConnectionError) for answer in answers)
+    # The next request is written afresh.
+    with pytest.raises(ConnectionError):
+        await writer.submit(4)
+
+
+async def test_t2_4_coupons_placed_together_are_each_charged_once_and_refused_alone(platform: Platform) -> None:
+    await platform.open_draw()
+    players = [f"p{n}" for n in range(6)]
+    await asyncio.gather(*(platform.fund(player, 1_000) for player in players))
+    coupons = [platform.coupon(player, picks("1:0"), 100, key=f"k-{player}") for player in players]
+    coupons += [
+        platform.coupon("p0", picks("1:0"), 100, key="k-p0"),  # the same request again: answered once
+        platform.coupon("p1", picks("2:0"), 100, key="k-p1"),  # the key again with another coupon
+        platform.coupon("p2", picks("1:0"), 5, key="k-small"),  # below the minimum stake
+        platform.coupon("p3", picks("1:0"), 5_000, key="k-broke"),  # the wallet refuses it
+    ]
+    answers = await asyncio.gather(*coupons)
+    codes = [(r.status_code, r.json().get("code")) for r in answers]
+    assert Counter(codes[:6]) + Counter(codes[6:7]) == Counter({(201, None): 6, (200, None): 1}), codes
+    assert codes[7:] == [(409, "idempotency_key_reused"), (422, "below_minimum_stake"), (409, "insufficient_funds")]
+    first_p0 = {answers[0].json()["coupon_id"], answers[6].json()["coupon_id"]}
+    assert len(first_p0) == 1  # the repeated request got the first one's coupon
+    assert [await platform.balance(player) for player in players] == [900] * 6
+    assert await platform.pools() == {"USD": 600}
+    mine = (await platform.staff("GET", "/players/p3/coupons")).json()
+    assert sorted(c["status"] for c in mine) == ["accepted", "refused"]
+    assert await platform.reconciled()
+
+
+class HeldWallet:
+    """Takes every stake only once released: coupons stay in flight as long as the test wants."""
+
+    def __init__(self, wallet: Wallet) -> None:
+        self.wallet = wallet
+        self.release = asyncio.Event()
+        self.waiting = 0
+
+    async def stake(self, draw_id: str, **kwargs: object) -> int:
+        self.waiting += 1
+        await self.release.wait()
+        return await self.wallet.stake(draw_id, **kwargs)  # type: ignore[arg-type]
+
+    async def pay(self, draw_id: str, kind: PaymentKind, **kwargs: object) -> int:
+        return await self.wallet.pay(draw_id, kind, **kwargs)  # type: ignore[arg-type]
+
+    async def transfer(self, draw_id: str, kind: TransferKind, **kwargs: object) -> int:
+        return await self.wallet.transfer(draw_id, kind, **kwargs)  # type: ignore[arg-type]
+
+
+async def test_more_coupons_than_a_process_takes_at_once_are_refused_with_retry_after_and_placed_on_retry(
+    start_platform: PlatformFactory,
+) -> None:
+    held: list[HeldWallet] = []
+
+    def hold(wallet: Wallet) -> HeldWallet:
+        held.append(HeldWallet(wallet))
+        return held[0]
+
+    async with start_platform(wrap_wallet=hold) as platform:
+        await platform.open_draw()
+        await platform.fund("p1", 1_000)
+        platform.totalizator.intake.max_in_flight = 2
+        in_flight = [asyncio.create_task(platform.coupon("p1", picks("1:0"), 100, key=f"k-{n}")) for n in (1, 2)]
+
+        async def both_at_the_wallet() -> bool:
+            return held[0].waiting == 2
+
+        await eventually(both_at_the_wallet, interval=0.01)
+        busy = await platform.coupon("p1", picks("1:0"), 100, key="k-3")
+        assert busy.status_code == 503 and busy.json()["code"] == "intake_busy"
+        assert busy.headers["Retry-After"] == "1"
+        held[0].release.set()
+        assert [r.status_code for r in await asyncio.gather(*in_flight)] == [201, 201]
+        retried = await platform.coupon("p1", picks("1:0"), 100, key="k-3")
+        assert retried.status_code == 201 and retried.json()["status"] == "accepted"
+        assert await platform.balance("p1") == 700
