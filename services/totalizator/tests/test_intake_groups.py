@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from typing import Any
 
 import pytest
 from platform_kit.testing import eventually
+from sqlalchemy.exc import OperationalError
+from totalizator.adapters import coupons as coupon_store
 from totalizator.service.group_commit import GroupCommit
 from totalizator.service.wallet import PaymentKind, TransferKind, Wallet
 from totalizator_harness import Platform, PlatformFactory, picks
@@ -118,3 +121,26 @@ async def test_more_coupons_than_a_process_takes_at_once_are_refused_with_retry_
         retried = await platform.coupon("p1", picks("1:0"), 100, key="k-3")
         assert retried.status_code == 201 and retried.json()["status"] == "accepted"
         assert await platform.balance("p1") == 700
+
+
+async def test_a_stake_taken_but_not_recorded_answers_payment_pending_and_a_retry_learns_it_once(
+    platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await platform.open_draw()
+    await platform.fund("p1", 1_000)
+    resolve = coupon_store.resolve
+    failures = [OperationalError("UPDATE coupons", {}, ConnectionError("database gone"))]
+
+    async def fails_once(*args: Any, **kwargs: Any) -> None:
+        if failures:
+            raise failures.pop()
+        await resolve(*args, **kwargs)
+
+    monkeypatch.setattr(coupon_store, "resolve", fails_once)
+    lost = await platform.coupon("p1", picks("1:0"), 100, key="k-unrecorded")
+    assert lost.status_code == 503 and lost.json()["code"] == "payment_pending"  # not a bare 500
+    assert lost.headers["Retry-After"] == "1" and lost.json()["coupon_id"]
+    retried = await platform.coupon("p1", picks("1:0"), 100, key="k-unrecorded")
+    assert retried.status_code == 200 and retried.json()["status"] == "accepted"
+    assert retried.json()["coupon_id"] == lost.json()["coupon_id"]
+    assert await platform.balance("p1") == 900 and await platform.pools() == {"USD": 100}

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from platform_kit.errors import Conflict, NotFound, ProblemError, Unavailable
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from totalizator.adapters import coupons, draws
@@ -243,9 +243,7 @@ class CouponIntake:
             )
         except WalletRefused as refusal:
             body = refusal.body or {"code": refusal.code, "title": refusal.message, "status": refusal.status}
-            await self._resolving.submit(
-                Resolution(record.coupon_id, CouponStatus.REFUSED, self.context.now(), refusal=body)
-            )
+            await self._record(Resolution(record.coupon_id, CouponStatus.REFUSED, self.context.now(), refusal=body))
             raise _stake_refused(record.coupon_id, body) from None
         except WalletUnavailable as exc:
             log.warning("stake not confirmed", extra={"coupon_id": record.coupon_id, "error": str(exc)})
@@ -255,11 +253,25 @@ class CouponIntake:
                 coupon_id=record.coupon_id,
             ) from None
         now = self.context.now()
-        await self._resolving.submit(Resolution(record.coupon_id, CouponStatus.ACCEPTED, now, operation_id))
+        await self._record(Resolution(record.coupon_id, CouponStatus.ACCEPTED, now, operation_id))
         # A concurrent retry may have resolved it first: with the same key the wallet gave it the same answer.
         return dataclasses.replace(
             record, status=CouponStatus.ACCEPTED, resolved_at=now, wallet_operation_id=operation_id
         )
+
+    async def _record(self, answer: Resolution) -> None:
+        """The wallet's answer, written with the others of its group. If the database fails now, the money has
+        moved (or been refused) but the coupon is still pending: the caller is told to retry with the same key,
+        which asks the wallet again (it answers as before) and records its answer."""
+        try:
+            await self._resolving.submit(answer)
+        except SQLAlchemyError as exc:
+            log.warning("stake answer not recorded", extra={"coupon_id": answer.coupon_id, "error": str(exc)})
+            raise Unavailable(
+                "payment_pending",
+                "The stake's answer is not recorded yet; retry with the same Idempotency-Key.",
+                coupon_id=answer.coupon_id,
+            ) from None
 
     async def _replay(self, earlier: CouponRecord, fingerprint: str, draw: Draw | None = None) -> Placed:
         if earlier.fingerprint != fingerprint:
