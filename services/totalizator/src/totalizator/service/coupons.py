@@ -147,6 +147,7 @@ class CouponIntake:
         return len(stuck)
 
     async def _accept_group(self, arrivals: list[_Arrival]) -> list[_Taken | Exception]:
+        """The group commit's write: each arrival's answer."""
         try:
             return await self._accept_together(arrivals)
         except IntegrityError as clash:
@@ -195,7 +196,7 @@ class CouponIntake:
     ) -> _Taken | Exception:
         """One coupon of the group checked against its draw: a new pending coupon, an earlier one, or a refusal."""
         request = arrival.request
-        coupon_id = self.context.new_coupon_id()
+        coupon_id = self.context.new_coupon_id()  # one per request, refused or not: seeded runs keep their ids
         if isinstance(drawn, ProblemError):
             return drawn
         record, draw = drawn
@@ -247,11 +248,7 @@ class CouponIntake:
             raise _stake_refused(record.coupon_id, body) from None
         except WalletUnavailable as exc:
             log.warning("stake not confirmed", extra={"coupon_id": record.coupon_id, "error": str(exc)})
-            raise Unavailable(
-                "payment_pending",
-                "The wallet did not confirm the stake; retry with the same Idempotency-Key.",
-                coupon_id=record.coupon_id,
-            ) from None
+            raise _payment_pending(record.coupon_id, "The wallet did not confirm the stake") from None
         now = self.context.now()
         await self._record(Resolution(record.coupon_id, CouponStatus.ACCEPTED, now, operation_id))
         # A concurrent retry may have resolved it first: with the same key the wallet gave it the same answer.
@@ -267,11 +264,7 @@ class CouponIntake:
             await self._resolving.submit(answer)
         except SQLAlchemyError as exc:
             log.warning("stake answer not recorded", extra={"coupon_id": answer.coupon_id, "error": str(exc)})
-            raise Unavailable(
-                "payment_pending",
-                "The stake's answer is not recorded yet; retry with the same Idempotency-Key.",
-                coupon_id=answer.coupon_id,
-            ) from None
+            raise _payment_pending(answer.coupon_id, "The stake's answer is not recorded yet") from None
 
     async def _replay(self, earlier: CouponRecord, fingerprint: str, draw: Draw | None = None) -> Placed:
         if earlier.fingerprint != fingerprint:
@@ -288,6 +281,12 @@ class CouponIntake:
         if earlier.status is CouponStatus.PENDING:
             return Placed(await self._charge(earlier), draw, replayed=True)
         return Placed(earlier, draw, replayed=True)
+
+
+def _payment_pending(coupon_id: str, what: str) -> Unavailable:
+    """The stake's outcome is not known here yet; the coupon stays pending and a retry with the same key learns it
+    (503 with Retry-After)."""
+    return Unavailable("payment_pending", f"{what}; retry with the same Idempotency-Key.", coupon_id=coupon_id)
 
 
 def _stake_refused(coupon_id: str, body: dict[str, object]) -> ProblemError:
