@@ -103,10 +103,9 @@ async def test_more_coupons_than_a_process_takes_at_once_are_refused_with_retry_
         held.append(HeldWallet(wallet))
         return held[0]
 
-    async with start_platform(wrap_wallet=hold) as platform:
+    async with start_platform(wrap_wallet=hold, intake_in_flight=2) as platform:
         await platform.open_draw()
         await platform.fund("p1", 1_000)
-        platform.totalizator.intake.max_in_flight = 2
         in_flight = [asyncio.create_task(platform.coupon("p1", picks("1:0"), 100, key=f"k-{n}")) for n in (1, 2)]
 
         async def both_at_the_wallet() -> bool:
@@ -144,3 +143,31 @@ async def test_a_stake_taken_but_not_recorded_answers_payment_pending_and_a_retr
     assert retried.status_code == 200 and retried.json()["status"] == "accepted"
     assert retried.json()["coupon_id"] == lost.json()["coupon_id"]
     assert await platform.balance("p1") == 900 and await platform.pools() == {"USD": 100}
+
+
+async def test_stakes_wait_their_turn_at_the_wallet_and_one_kept_waiting_too_long_is_pending_until_retried(
+    start_platform: PlatformFactory,
+) -> None:
+    held: list[HeldWallet] = []
+
+    def hold(wallet: Wallet) -> HeldWallet:
+        held.append(HeldWallet(wallet))
+        return held[0]
+
+    async with start_platform(wrap_wallet=hold, stake_concurrency=1, wallet_timeout_seconds=0.3) as platform:
+        await platform.open_draw()
+        await platform.fund("p1", 1_000)
+        first = asyncio.create_task(platform.coupon("p1", picks("1:0"), 100, key="k-first"))
+
+        async def at_the_wallet() -> bool:
+            return held[0].waiting == 1
+
+        await eventually(at_the_wallet, interval=0.01)
+        second = await platform.coupon("p1", picks("2:0"), 100, key="k-second")
+        assert second.status_code == 503 and second.json()["code"] == "payment_pending"
+        assert held[0].waiting == 1  # it never reached the wallet: one stake at a time
+        held[0].release.set()
+        assert (await first).status_code == 201
+        retried = await platform.coupon("p1", picks("2:0"), 100, key="k-second")
+        assert retried.status_code == 200 and retried.json()["coupon_id"] == second.json()["coupon_id"]
+        assert retried.json()["status"] == "accepted" and await platform.balance("p1") == 800

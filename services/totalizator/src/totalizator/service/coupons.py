@@ -16,12 +16,14 @@ A retry with the same Idempotency-Key returns the first answer; if the wallet di
 still pending) it asks again with the same key, so the stake is never taken twice. The draw clock retries
 pending coupons too, and a draw's count becomes final only once none is left pending.
 
-Overload: at most `max_in_flight` coupons are being placed at once in a process; one more is refused at once
-with 503 `intake_busy` and Retry-After, before anything is written (a retry with the same key places it).
+Overload: at most `intake_in_flight` coupons are being placed at once in a process; one more is refused at once
+with 503 `intake_busy` and Retry-After, before anything is written (a retry with the same key places it). At
+most `stake_concurrency` stakes are at the wallet at once: the others wait their turn rather than flood it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import json
@@ -78,9 +80,6 @@ def stake_key(player_id: str, idempotency_key: str) -> str:
 
 #: Coupons in one group commit at most (a statement's parameters stay well under the databases' limits).
 MAX_GROUP = 500
-#: Coupons being placed at once in a process, beyond which one more is refused at once (503 `intake_busy`):
-#: enough to keep the database and the wallet busy, few enough that none waits near a client's timeout.
-MAX_IN_FLIGHT = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,13 +105,13 @@ class _SameKeyInGroup(Exception):
 class CouponIntake:
     def __init__(self, context: Context) -> None:
         self.context = context
-        self.max_in_flight = MAX_IN_FLIGHT
         self._in_flight = 0
+        self._stake_calls = asyncio.Semaphore(context.settings.stake_concurrency)
         self._accepting = GroupCommit(self._accept_group, max_group=MAX_GROUP)
         self._resolving = GroupCommit(self._resolve_group, max_group=MAX_GROUP)
 
     async def place(self, request: CouponRequest, idempotency_key: str) -> Placed:
-        if self._in_flight >= self.max_in_flight:
+        if self._in_flight >= self.context.settings.intake_in_flight:
             raise Unavailable("intake_busy", "Too many coupons are being placed; retry shortly with the same key.")
         self._in_flight += 1
         try:
@@ -234,14 +233,7 @@ class CouponIntake:
     async def _charge(self, record: CouponRecord) -> CouponRecord:
         """Take the stake of a pending coupon through the wallet and record the answer."""
         try:
-            operation_id = await self.context.wallet.stake(
-                record.draw_id,
-                player_id=record.player_id,
-                currency=record.currency,
-                amount=record.amount,
-                coupon_id=record.coupon_id,
-                key=stake_key(record.player_id, record.idempotency_key),
-            )
+            operation_id = await self._stake(record)
         except WalletRefused as refusal:
             body = refusal.body or {"code": refusal.code, "title": refusal.message, "status": refusal.status}
             await self._record(Resolution(record.coupon_id, CouponStatus.REFUSED, self.context.now(), refusal=body))
@@ -255,6 +247,26 @@ class CouponIntake:
         return dataclasses.replace(
             record, status=CouponStatus.ACCEPTED, resolved_at=now, wallet_operation_id=operation_id
         )
+
+    async def _stake(self, record: CouponRecord) -> int:
+        """The wallet's operation for the stake, a few calls at a time; a call that waited its turn for as long as
+        a call may take leaves the coupon pending (the caller's retry, or the clock, takes the stake)."""
+        try:
+            async with asyncio.timeout(self.context.settings.wallet_timeout_seconds):
+                await self._stake_calls.acquire()
+        except TimeoutError:
+            raise WalletUnavailable("no turn to call the wallet: too many stakes in flight") from None
+        try:
+            return await self.context.wallet.stake(
+                record.draw_id,
+                player_id=record.player_id,
+                currency=record.currency,
+                amount=record.amount,
+                coupon_id=record.coupon_id,
+                key=stake_key(record.player_id, record.idempotency_key),
+            )
+        finally:
+            self._stake_calls.release()
 
     async def _record(self, answer: Resolution) -> None:
         """The wallet's answer, written with the others of its group. If the database fails now, the money has
