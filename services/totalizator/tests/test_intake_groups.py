@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -93,29 +95,38 @@ class HeldWallet:
     async def transfer(self, draw_id: str, kind: TransferKind, **kwargs: object) -> int:
         return await self.wallet.transfer(draw_id, kind, **kwargs)  # type: ignore[arg-type]
 
+    async def until_holding(self, count: int) -> None:
+        async def holding() -> bool:
+            return self.waiting == count
 
-async def test_more_coupons_than_a_process_takes_at_once_are_refused_with_retry_after_and_placed_on_retry(
-    start_platform: PlatformFactory,
-) -> None:
+        await eventually(holding, interval=0.01)
+
+
+@asynccontextmanager
+async def held_stakes(start_platform: PlatformFactory, **options: Any) -> AsyncIterator[tuple[Platform, HeldWallet]]:
+    """A platform, its draw open and p1 funded, whose wallet holds every stake until released."""
     held: list[HeldWallet] = []
 
     def hold(wallet: Wallet) -> HeldWallet:
         held.append(HeldWallet(wallet))
         return held[0]
 
-    async with start_platform(wrap_wallet=hold, intake_in_flight=2) as platform:
+    async with start_platform(wrap_wallet=hold, **options) as platform:
         await platform.open_draw()
         await platform.fund("p1", 1_000)
+        yield platform, held[0]
+
+
+async def test_more_coupons_than_a_process_takes_at_once_are_refused_with_retry_after_and_placed_on_retry(
+    start_platform: PlatformFactory,
+) -> None:
+    async with held_stakes(start_platform, intake_in_flight=2) as (platform, wallet):
         in_flight = [asyncio.create_task(platform.coupon("p1", picks("1:0"), 100, key=f"k-{n}")) for n in (1, 2)]
-
-        async def both_at_the_wallet() -> bool:
-            return held[0].waiting == 2
-
-        await eventually(both_at_the_wallet, interval=0.01)
+        await wallet.until_holding(2)
         busy = await platform.coupon("p1", picks("1:0"), 100, key="k-3")
         assert busy.status_code == 503 and busy.json()["code"] == "intake_busy"
         assert busy.headers["Retry-After"] == "1"
-        held[0].release.set()
+        wallet.release.set()
         assert [r.status_code for r in await asyncio.gather(*in_flight)] == [201, 201]
         retried = await platform.coupon("p1", picks("1:0"), 100, key="k-3")
         assert retried.status_code == 201 and retried.json()["status"] == "accepted"
@@ -148,25 +159,13 @@ async def test_a_stake_taken_but_not_recorded_answers_payment_pending_and_a_retr
 async def test_stakes_wait_their_turn_at_the_wallet_and_one_kept_waiting_too_long_is_pending_until_retried(
     start_platform: PlatformFactory,
 ) -> None:
-    held: list[HeldWallet] = []
-
-    def hold(wallet: Wallet) -> HeldWallet:
-        held.append(HeldWallet(wallet))
-        return held[0]
-
-    async with start_platform(wrap_wallet=hold, stake_concurrency=1, wallet_timeout_seconds=0.3) as platform:
-        await platform.open_draw()
-        await platform.fund("p1", 1_000)
+    async with held_stakes(start_platform, stake_concurrency=1, wallet_timeout_seconds=0.3) as (platform, wallet):
         first = asyncio.create_task(platform.coupon("p1", picks("1:0"), 100, key="k-first"))
-
-        async def at_the_wallet() -> bool:
-            return held[0].waiting == 1
-
-        await eventually(at_the_wallet, interval=0.01)
+        await wallet.until_holding(1)
         second = await platform.coupon("p1", picks("2:0"), 100, key="k-second")
         assert second.status_code == 503 and second.json()["code"] == "payment_pending"
-        assert held[0].waiting == 1  # it never reached the wallet: one stake at a time
-        held[0].release.set()
+        assert wallet.waiting == 1  # it never reached the wallet: one stake at a time
+        wallet.release.set()
         assert (await first).status_code == 201
         retried = await platform.coupon("p1", picks("2:0"), 100, key="k-second")
         assert retried.status_code == 200 and retried.json()["coupon_id"] == second.json()["coupon_id"]
