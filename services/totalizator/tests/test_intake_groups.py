@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from platform_kit.testing import eventually
 from sqlalchemy.exc import OperationalError
+from test_api_coupons import LosesAnswers
 from totalizator.adapters import coupons as coupon_store
 from totalizator.service.group_commit import GroupCommit
 from totalizator.service.wallet import PaymentKind, TransferKind, Wallet
@@ -170,3 +171,22 @@ async def test_stakes_wait_their_turn_at_the_wallet_and_one_kept_waiting_too_lon
         retried = await platform.coupon("p1", picks("2:0"), 100, key="k-second")
         assert retried.status_code == 200 and retried.json()["coupon_id"] == second.json()["coupon_id"]
         assert retried.json()["status"] == "accepted" and await platform.balance("p1") == 800
+
+
+async def test_the_clock_asks_again_about_many_unconfirmed_stakes_at_once_and_each_is_charged_once(
+    start_platform: PlatformFactory,
+) -> None:
+    players = [f"p{n}" for n in range(12)]
+    async with start_platform(wrap_wallet=lambda wallet: LosesAnswers(wallet, len(players)), stake_concurrency=4) as (
+        platform
+    ):
+        await platform.open_draw()
+        await asyncio.gather(*(platform.fund(player, 1_000) for player in players))
+        lost = await asyncio.gather(*(platform.coupon(p, picks("1:0"), 100, key=f"k-{p}") for p in players))
+        assert {(r.status_code, r.json()["code"]) for r in lost} == {(503, "payment_pending")}
+        assert await platform.totalizator.intake.retry_pending() == len(players)
+        assert await platform.totalizator.intake.retry_pending() == 0  # none left pending
+        assert [await platform.balance(player) for player in players] == [900] * len(players)
+        assert await platform.pools() == {"USD": 100 * len(players)}
+        again = await asyncio.gather(*(platform.coupon(p, picks("1:0"), 100, key=f"k-{p}") for p in players))
+        assert {(r.status_code, r.json()["status"]) for r in again} == {(200, "accepted")}

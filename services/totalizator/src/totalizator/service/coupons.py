@@ -134,15 +134,18 @@ class CouponIntake:
         return Placed(await self._charge(taken.record), taken.draw, replayed=False)
 
     async def retry_pending(self) -> int:
-        """Ask the wallet again about stakes it has not confirmed for a while (the clock calls it)."""
+        """Ask the wallet again about stakes it has not confirmed for a while (the clock calls it), as many at once
+        as intake may (after a wallet outage in a closing rush, hundreds wait, and the count is final only once
+        none does); their answers are recorded in groups."""
         by = self.context.now() - timedelta(seconds=self.context.settings.stake_retry_seconds)
         async with self.context.db.transaction() as session:
             stuck = await coupons.pending(session, accepted_by=by)
-        for record in stuck:
-            try:
-                await self._charge(record)
-            except ProblemError as problem:
-                log.info("stake retry answered", extra={"coupon_id": record.coupon_id, "code": problem.code})
+        answers = await asyncio.gather(*(self._charge(record) for record in stuck), return_exceptions=True)
+        for record, answer in zip(stuck, answers, strict=True):
+            if isinstance(answer, ProblemError):
+                log.info("stake retry answered", extra={"coupon_id": record.coupon_id, "code": answer.code})
+            elif isinstance(answer, BaseException):
+                raise answer
         return len(stuck)
 
     async def _accept_group(self, arrivals: list[_Arrival]) -> list[_Taken | Exception]:
