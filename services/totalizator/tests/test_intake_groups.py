@@ -66,10 +66,11 @@ async def test_t2_4_coupons_placed_together_are_each_charged_once_and_refused_al
     ]
     answers = await asyncio.gather(*coupons)
     codes = [(r.status_code, r.json().get("code")) for r in answers]
-    assert Counter(codes[:6]) + Counter(codes[6:7]) == Counter({(201, None): 6, (200, None): 1}), codes
-    assert codes[7:] == [(409, "idempotency_key_reused"), (422, "below_minimum_stake"), (409, "insufficient_funds")]
-    first_p0 = {answers[0].json()["coupon_id"], answers[6].json()["coupon_id"]}
-    assert len(first_p0) == 1  # the repeated request got the first one's coupon
+    # Concurrent requests with one key may reach the service in either order: whichever comes first is placed.
+    assert Counter([codes[0], codes[6]]) == Counter([(201, None), (200, None)]), codes
+    assert Counter([codes[1], codes[7]]) == Counter([(201, None), (409, "idempotency_key_reused")]), codes
+    assert codes[2:6] == [(201, None)] * 4 and codes[8:] == [(422, "below_minimum_stake"), (409, "insufficient_funds")]
+    assert answers[0].json()["coupon_id"] == answers[6].json()["coupon_id"]  # the repeat got the first's coupon
     assert [await platform.balance(player) for player in players] == [900] * 6
     assert await platform.pools() == {"USD": 600}
     mine = (await platform.staff("GET", "/players/p3/coupons")).json()
