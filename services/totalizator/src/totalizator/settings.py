@@ -26,6 +26,20 @@ class Settings(ServiceSettings):
     transfer_concurrency: int = Field(
         8, ge=1, le=64, description="Wallet calls in flight while a draw's payouts or refunds are made."
     )
+    stake_concurrency: int = Field(
+        16,
+        ge=1,
+        le=256,
+        description="Wallet calls taking coupons' stakes in flight at once per process; the others wait their turn "
+        "(at most the wallet timeout, then 503 `payment_pending`): a wallet runs as many at a time as its database "
+        "pool has connections, and flooding it only makes its calls time out.",
+    )
+    intake_in_flight: int = Field(
+        256,
+        ge=1,
+        description="Coupons being placed at once per process; one more is refused at once with 503 `intake_busy` "
+        "and Retry-After, nothing written (a retry with the same Idempotency-Key places it).",
+    )
     payment_batch_size: int = Field(
         500,
         ge=1,

@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from platform_kit.errors import NotFound
-from sqlalchemy import Row, func, insert, select, update
+from sqlalchemy import Row, bindparam, func, insert, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from totalizator.adapters.orm import coupons, wallet_transfers
@@ -76,8 +76,7 @@ def parse_picks(text: str) -> tuple[int, ...]:
     return tuple(map(int, text.split(",")))
 
 
-async def insert_pending(
-    session: AsyncSession,
+def pending_record(
     coupon: Coupon,
     *,
     draw_id: str,
@@ -86,7 +85,8 @@ async def insert_pending(
     fingerprint: str,
     accepted_at: datetime,
 ) -> CouponRecord:
-    record = CouponRecord(
+    """A coupon just accepted, its stake not yet taken."""
+    return CouponRecord(
         coupon_id=coupon.coupon_id,
         draw_id=draw_id,
         player_id=player_id,
@@ -102,29 +102,44 @@ async def insert_pending(
         wallet_operation_id=None,
         refusal=None,
     )
-    await session.execute(
-        insert(coupons).values(
-            coupon_id=record.coupon_id,
-            draw_id=record.draw_id,
-            player_id=record.player_id,
-            idempotency_key=record.idempotency_key,
-            fingerprint=record.fingerprint,
-            currency=record.currency,
-            amount=record.amount,
-            bets=record.bets,
-            picks=picks_text(record.picks),
-            status=str(record.status),
-            accepted_at=record.accepted_at,
-            counted=False,
-        )
-    )
-    return record
+
+
+async def insert_pending(session: AsyncSession, records: Sequence[CouponRecord]) -> None:
+    """Pending coupons in one statement, in order (their row ids are the acceptance order)."""
+    rows = [
+        {
+            "coupon_id": record.coupon_id,
+            "draw_id": record.draw_id,
+            "player_id": record.player_id,
+            "idempotency_key": record.idempotency_key,
+            "fingerprint": record.fingerprint,
+            "currency": record.currency,
+            "amount": record.amount,
+            "bets": record.bets,
+            "picks": picks_text(record.picks),
+            "status": str(record.status),
+            "accepted_at": record.accepted_at,
+            "counted": False,
+        }
+        for record in records
+    ]
+    if rows:
+        await session.execute(insert(coupons), rows)
 
 
 async def by_key(session: AsyncSession, player_id: str, idempotency_key: str) -> CouponRecord | None:
     query = select(coupons).where(coupons.c.player_id == player_id, coupons.c.idempotency_key == idempotency_key)
     row = (await session.execute(query)).one_or_none()
     return None if row is None else CouponRecord.of(row)
+
+
+async def by_keys(session: AsyncSession, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], CouponRecord]:
+    """The coupons already placed under these (player, Idempotency-Key) pairs, in one statement."""
+    if not keys:
+        return {}
+    query = select(coupons).where(tuple_(coupons.c.player_id, coupons.c.idempotency_key).in_(list(keys)))
+    records = [CouponRecord.of(row) for row in (await session.execute(query)).all()]
+    return {(record.player_id, record.idempotency_key): record for record in records}
 
 
 async def by_id(session: AsyncSession, coupon_id: str) -> CouponRecord:
@@ -144,26 +159,42 @@ async def of_player(
     return [CouponRecord.of(row) for row in (await session.execute(query)).all()]
 
 
-async def resolve(
-    session: AsyncSession,
-    coupon_id: str,
-    status: CouponStatus,
-    *,
-    at: datetime,
-    operation_id: int | None = None,
-    refusal: dict[str, Any] | None = None,
-) -> None:
-    """Record the wallet's answer for a pending coupon (a coupon already resolved keeps its first answer)."""
-    await session.execute(
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The wallet's answer for a pending coupon: `accepted` with its operation, or `refused` with its problem."""
+
+    coupon_id: str
+    status: CouponStatus
+    at: datetime
+    operation_id: int | None = None
+    refusal: dict[str, Any] | None = None
+
+
+async def resolve(session: AsyncSession, answers: Sequence[Resolution]) -> None:
+    """Record the wallet's answers for pending coupons, in one statement (a coupon already resolved keeps its
+    first answer)."""
+    statement = (
         update(coupons)
-        .where(coupons.c.coupon_id == coupon_id, coupons.c.status == str(CouponStatus.PENDING))
+        .where(coupons.c.coupon_id == bindparam("b_coupon_id"), coupons.c.status == str(CouponStatus.PENDING))
         .values(
-            status=str(status),
-            resolved_at=at,
-            wallet_operation_id=operation_id,
-            refusal=None if refusal is None else json.dumps(refusal, ensure_ascii=False),
+            status=bindparam("b_status"),
+            resolved_at=bindparam("b_at"),
+            wallet_operation_id=bindparam("b_operation_id"),
+            refusal=bindparam("b_refusal"),
         )
     )
+    rows = [
+        {
+            "b_coupon_id": answer.coupon_id,
+            "b_status": str(answer.status),
+            "b_at": answer.at,
+            "b_operation_id": answer.operation_id,
+            "b_refusal": None if answer.refusal is None else json.dumps(answer.refusal, ensure_ascii=False),
+        }
+        for answer in answers
+    ]
+    if rows:
+        await session.execute(statement, rows)
 
 
 async def accepted_with_players(session: AsyncSession, draw_id: str) -> list[tuple[Coupon, str]]:

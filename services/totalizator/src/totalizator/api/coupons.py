@@ -27,7 +27,11 @@ router = APIRouter(prefix="/internal/v1", tags=["coupons"], dependencies=[Depend
         403: {"description": "underage_player (T-1.4)"},
         409: {"description": "betting_closed (T-2.5), draw_not_playable (T-5.5), the wallet's insufficient_funds …"},
         422: {"description": "below_minimum_stake, currency_not_accepted, option_not_offered … (T-2.4)"},
-        503: {"description": "payment_pending: the wallet did not answer; retry with the same Idempotency-Key"},
+        503: {
+            "description": "payment_pending: the wallet did not answer, or its answer is not recorded yet; "
+            "intake_busy: too many coupons in flight, nothing was recorded. Both with Retry-After: retry with the "
+            "same Idempotency-Key"
+        },
     },
 )
 async def place_coupon(draw_id: str, body: CouponIn, key: IdempotencyKey, services: ServicesDep) -> JSONResponse:

@@ -7,28 +7,40 @@
    derived from the player and the client's own Idempotency-Key.
 3. The coupon is resolved: `accepted` (it counts) or `refused` with the wallet's problem (it never counts).
 
+Steps 1 and 3 are group commits (service/group_commit.py): coupons arriving together are checked and
+inserted in one transaction (one lock of the draw row, one SELECT of their keys, one INSERT), and their
+answers recorded in another, so a closing rush costs a fraction of a transaction per coupon. A refusal of one
+coupon is its own answer; the others of its group are accepted all the same.
+
 A retry with the same Idempotency-Key returns the first answer; if the wallet did not answer (the coupon is
 still pending) it asks again with the same key, so the stake is never taken twice. The draw clock retries
 pending coupons too, and a draw's count becomes final only once none is left pending.
+
+Overload: at most `intake_in_flight` coupons are being placed at once in a process; one more is refused at once
+with 503 `intake_busy` and Retry-After, before anything is written (a retry with the same key places it). At
+most `stake_concurrency` stakes are at the wallet at once: the others wait their turn rather than flood it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import json
 import logging
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
-from platform_kit.errors import Conflict, ProblemError, Unavailable
-from sqlalchemy.exc import IntegrityError
+from platform_kit.errors import Conflict, NotFound, ProblemError, Unavailable
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from totalizator.adapters import coupons, draws
-from totalizator.adapters.coupons import CouponRecord, CouponStatus
-from totalizator.adapters.draws import Lock
+from totalizator.adapters.coupons import CouponRecord, CouponStatus, Resolution
+from totalizator.adapters.draws import DrawRecord, Lock
 from totalizator.domain import CouponRejected, Draw, DrawStatus, validate_coupon
 from totalizator.service.context import Context
+from totalizator.service.group_commit import GroupCommit
 from totalizator.service.problems import betting_not_open, coupon_refused
 from totalizator.service.wallet import WalletRefused, WalletUnavailable
 
@@ -66,77 +78,189 @@ def stake_key(player_id: str, idempotency_key: str) -> str:
     return f"totalizator:stake:{player_id}:{idempotency_key}"
 
 
+#: Coupons in one group commit at most (a statement's parameters stay well under the databases' limits).
+MAX_GROUP = 500
+
+
+@dataclass(frozen=True, slots=True)
+class _Arrival:
+    request: CouponRequest
+    idempotency_key: str
+    fingerprint: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Taken:
+    """A coupon of the group: the one just inserted pending, or the one an earlier request placed with the key."""
+
+    record: CouponRecord
+    draw: Draw
+    earlier: bool
+
+
+class _SameKeyInGroup(Exception):
+    """Another request with the same player and key was inserted in this group: this one is its retry."""
+
+
 class CouponIntake:
     def __init__(self, context: Context) -> None:
         self.context = context
+        self._in_flight = 0
+        self._stake_calls = asyncio.Semaphore(context.settings.stake_concurrency)
+        self._accepting = GroupCommit(self._accept_group, max_group=MAX_GROUP)
+        self._resolving = GroupCommit(self._resolve_group, max_group=MAX_GROUP)
 
     async def place(self, request: CouponRequest, idempotency_key: str) -> Placed:
+        if self._in_flight >= self.context.settings.intake_in_flight:
+            raise Unavailable("intake_busy", "Too many coupons are being placed; retry shortly with the same key.")
+        self._in_flight += 1
+        try:
+            return await self._place(request, idempotency_key)
+        finally:
+            self._in_flight -= 1
+
+    async def _place(self, request: CouponRequest, idempotency_key: str) -> Placed:
         fingerprint = request.fingerprint()
         try:
-            record, draw, earlier = await self._accept(request, idempotency_key, fingerprint)
-        except IntegrityError:  # the same key, concurrently: its first request won
+            taken = await self._accepting.submit(_Arrival(request, idempotency_key, fingerprint))
+        except (IntegrityError, _SameKeyInGroup):  # the same key, concurrently: its first request won
             async with self.context.db.transaction() as session:
                 first = await coupons.by_key(session, request.player_id, idempotency_key)
             if first is None:
                 raise
             return await self._replay(first, fingerprint)
-        if earlier:
-            return await self._replay(record, fingerprint, draw)
-        return Placed(await self._charge(record), draw, replayed=False)
+        if taken.earlier:
+            return await self._replay(taken.record, fingerprint, taken.draw)
+        return Placed(await self._charge(taken.record), taken.draw, replayed=False)
 
     async def retry_pending(self) -> int:
-        """Ask the wallet again about stakes it has not confirmed for a while (the clock calls it)."""
+        """Ask the wallet again about stakes it has not confirmed for a while (the clock calls it), as many at once
+        as intake may (after a wallet outage in a closing rush, hundreds wait, and the count is final only once
+        none does); their answers are recorded in groups."""
         by = self.context.now() - timedelta(seconds=self.context.settings.stake_retry_seconds)
         async with self.context.db.transaction() as session:
             stuck = await coupons.pending(session, accepted_by=by)
-        for record in stuck:
-            try:
-                await self._charge(record)
-            except ProblemError as problem:
-                log.info("stake retry answered", extra={"coupon_id": record.coupon_id, "code": problem.code})
+        answers = await asyncio.gather(*(self._charge(record) for record in stuck), return_exceptions=True)
+        for record, answer in zip(stuck, answers, strict=True):
+            if isinstance(answer, ProblemError):
+                log.info("stake retry answered", extra={"coupon_id": record.coupon_id, "code": answer.code})
+            elif isinstance(answer, BaseException):
+                raise answer
         return len(stuck)
 
-    async def _accept(
-        self, request: CouponRequest, idempotency_key: str, fingerprint: str
-    ) -> tuple[CouponRecord, Draw, bool]:
-        """The pending coupon of this request, and whether it came from an earlier request with the key."""
-        coupon_id = self.context.new_coupon_id()
+    async def _accept_group(self, arrivals: list[_Arrival]) -> list[_Taken | Exception]:
+        """The group commit's write: each arrival's answer."""
+        try:
+            return await self._accept_together(arrivals)
+        except IntegrityError as clash:
+            # A key of the group was inserted meanwhile by a request outside it (another replica): each alone,
+            # so that only the request whose key clashed learns it (and replays the first answer).
+            if len(arrivals) == 1:
+                return [clash]
+            return [answer for arrival in arrivals for answer in await self._accept_group([arrival])]
+
+    async def _accept_together(self, arrivals: list[_Arrival]) -> list[_Taken | Exception]:
+        """The group's pending coupons, in one transaction: each coupon's answer, or the problem refusing it."""
         async with self.context.db.transaction() as session:
-            record = await draws.get(session, request.draw_id, lock=Lock.SHARE)
-            draw = await self.context.draws.draw(session, record)
-            earlier = await coupons.by_key(session, request.player_id, idempotency_key)
-            if earlier is not None:  # a retry: its first answer stands, whatever the draw's state now
-                return earlier, draw, True
-            if record.status is not DrawStatus.OPEN:
-                raise betting_not_open(request.draw_id, record.status)
+            drawn = {
+                draw_id: await self._lock(session, draw_id) for draw_id in sorted({a.request.draw_id for a in arrivals})
+            }
+            earlier = await coupons.by_keys(session, [(a.request.player_id, a.idempotency_key) for a in arrivals])
             now = self.context.now()  # read under the lock: closing cannot slip in between
-            try:
-                coupon = validate_coupon(
-                    draw,
-                    coupon_id=coupon_id,
-                    currency=request.currency,
-                    amount=request.amount,
-                    picks=request.picks,
-                    birth_date=request.birth_date,
-                    now=now,
-                )
-            except CouponRejected as rejection:
-                raise coupon_refused(rejection) from None
-            pending = await coupons.insert_pending(
-                session,
-                coupon,
-                draw_id=request.draw_id,
-                player_id=request.player_id,
-                idempotency_key=idempotency_key,
-                fingerprint=fingerprint,
-                accepted_at=now,
+            answers: list[_Taken | Exception] = []
+            inserted: set[tuple[str, str]] = set()
+            for arrival in arrivals:
+                key = (arrival.request.player_id, arrival.idempotency_key)
+                answer = self._take(arrival, drawn[arrival.request.draw_id], earlier.get(key), now)
+                if key in inserted:
+                    answer = _SameKeyInGroup()
+                elif isinstance(answer, _Taken) and not answer.earlier:
+                    inserted.add(key)
+                answers.append(answer)
+            await coupons.insert_pending(
+                session, [a.record for a in answers if isinstance(a, _Taken) and not a.earlier]
             )
-            return pending, draw, False
+            return answers
+
+    async def _lock(self, session: AsyncSession, draw_id: str) -> tuple[DrawRecord, Draw] | ProblemError:
+        try:
+            record = await draws.get(session, draw_id, lock=Lock.SHARE)
+        except NotFound as missing:
+            return missing
+        return record, await self.context.draws.draw(session, record)
+
+    def _take(
+        self,
+        arrival: _Arrival,
+        drawn: tuple[DrawRecord, Draw] | ProblemError,
+        earlier: CouponRecord | None,
+        now: datetime,
+    ) -> _Taken | Exception:
+        """One coupon of the group checked against its draw: a new pending coupon, an earlier one, or a refusal."""
+        request = arrival.request
+        coupon_id = self.context.new_coupon_id()  # one per request, refused or not: seeded runs keep their ids
+        if isinstance(drawn, ProblemError):
+            return drawn
+        record, draw = drawn
+        if earlier is not None:  # a retry: its first answer stands, whatever the draw's state now
+            return _Taken(earlier, draw, earlier=True)
+        if record.status is not DrawStatus.OPEN:
+            return betting_not_open(request.draw_id, record.status)
+        try:
+            coupon = validate_coupon(
+                draw,
+                coupon_id=coupon_id,
+                currency=request.currency,
+                amount=request.amount,
+                picks=request.picks,
+                birth_date=request.birth_date,
+                now=now,
+            )
+        except CouponRejected as rejection:
+            return coupon_refused(rejection)
+        pending = coupons.pending_record(
+            coupon,
+            draw_id=request.draw_id,
+            player_id=request.player_id,
+            idempotency_key=arrival.idempotency_key,
+            fingerprint=arrival.fingerprint,
+            accepted_at=now,
+        )
+        return _Taken(pending, draw, earlier=False)
+
+    async def _resolve_group(self, answers: list[Resolution]) -> list[None]:
+        async with self.context.db.transaction() as session:
+            await coupons.resolve(session, answers)
+        return [None] * len(answers)
 
     async def _charge(self, record: CouponRecord) -> CouponRecord:
         """Take the stake of a pending coupon through the wallet and record the answer."""
         try:
-            operation_id = await self.context.wallet.stake(
+            operation_id = await self._stake(record)
+        except WalletRefused as refusal:
+            body = refusal.body or {"code": refusal.code, "title": refusal.message, "status": refusal.status}
+            await self._record(Resolution(record.coupon_id, CouponStatus.REFUSED, self.context.now(), refusal=body))
+            raise _stake_refused(record.coupon_id, body) from None
+        except WalletUnavailable as exc:
+            log.warning("stake not confirmed", extra={"coupon_id": record.coupon_id, "error": str(exc)})
+            raise _payment_pending(record.coupon_id, "The wallet did not confirm the stake") from None
+        now = self.context.now()
+        await self._record(Resolution(record.coupon_id, CouponStatus.ACCEPTED, now, operation_id))
+        # A concurrent retry may have resolved it first: with the same key the wallet gave it the same answer.
+        return dataclasses.replace(
+            record, status=CouponStatus.ACCEPTED, resolved_at=now, wallet_operation_id=operation_id
+        )
+
+    async def _stake(self, record: CouponRecord) -> int:
+        """The wallet's operation for the stake, a few calls at a time; a call that waited its turn for as long as
+        a call may take leaves the coupon pending (the caller's retry, or the clock, takes the stake)."""
+        try:
+            async with asyncio.timeout(self.context.settings.wallet_timeout_seconds):
+                await self._stake_calls.acquire()
+        except TimeoutError:
+            raise WalletUnavailable("no turn to call the wallet: too many stakes in flight") from None
+        try:
+            return await self.context.wallet.stake(
                 record.draw_id,
                 player_id=record.player_id,
                 currency=record.currency,
@@ -144,27 +268,18 @@ class CouponIntake:
                 coupon_id=record.coupon_id,
                 key=stake_key(record.player_id, record.idempotency_key),
             )
-        except WalletRefused as refusal:
-            body = refusal.body or {"code": refusal.code, "title": refusal.message, "status": refusal.status}
-            async with self.context.db.transaction() as session:
-                await coupons.resolve(
-                    session, record.coupon_id, CouponStatus.REFUSED, at=self.context.now(), refusal=body
-                )
-            raise _stake_refused(record.coupon_id, body) from None
-        except WalletUnavailable as exc:
-            log.warning("stake not confirmed", extra={"coupon_id": record.coupon_id, "error": str(exc)})
-            raise Unavailable(
-                "payment_pending",
-                "The wallet did not confirm the stake; retry with the same Idempotency-Key.",
-                coupon_id=record.coupon_id,
-            ) from None
-        now = self.context.now()
-        async with self.context.db.transaction() as session:
-            await coupons.resolve(session, record.coupon_id, CouponStatus.ACCEPTED, at=now, operation_id=operation_id)
-        # A concurrent retry may have resolved it first: with the same key the wallet gave it the same answer.
-        return dataclasses.replace(
-            record, status=CouponStatus.ACCEPTED, resolved_at=now, wallet_operation_id=operation_id
-        )
+        finally:
+            self._stake_calls.release()
+
+    async def _record(self, answer: Resolution) -> None:
+        """The wallet's answer, written with the others of its group. If the database fails now, the money has
+        moved (or been refused) but the coupon is still pending: the caller is told to retry with the same key,
+        which asks the wallet again (it answers as before) and records its answer."""
+        try:
+            await self._resolving.submit(answer)
+        except SQLAlchemyError as exc:
+            log.warning("stake answer not recorded", extra={"coupon_id": answer.coupon_id, "error": str(exc)})
+            raise _payment_pending(answer.coupon_id, "The stake's answer is not recorded yet") from None
 
     async def _replay(self, earlier: CouponRecord, fingerprint: str, draw: Draw | None = None) -> Placed:
         if earlier.fingerprint != fingerprint:
@@ -181,6 +296,12 @@ class CouponIntake:
         if earlier.status is CouponStatus.PENDING:
             return Placed(await self._charge(earlier), draw, replayed=True)
         return Placed(earlier, draw, replayed=True)
+
+
+def _payment_pending(coupon_id: str, what: str) -> Unavailable:
+    """The stake's outcome is not known here yet; the coupon stays pending and a retry with the same key learns it
+    (503 with Retry-After)."""
+    return Unavailable("payment_pending", f"{what}; retry with the same Idempotency-Key.", coupon_id=coupon_id)
 
 
 def _stake_refused(coupon_id: str, body: dict[str, object]) -> ProblemError:

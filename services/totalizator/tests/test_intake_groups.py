@@ -1,0 +1,193 @@
+"""Bet intake under load (issue 14): coupons arriving together share their transactions (group commit) and keep
+every rule of a coupon placed alone (T-2.4, T-2.5, idempotency); more coupons than a process takes at once are
+refused with 503 `intake_busy` and Retry-After, never left hanging, and a retry with the same key places them."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from platform_kit.testing import eventually
+from sqlalchemy.exc import OperationalError
+from test_api_coupons import LosesAnswers
+from totalizator.adapters import coupons as coupon_store
+from totalizator.service.group_commit import GroupCommit
+from totalizator.service.wallet import PaymentKind, TransferKind, Wallet
+from totalizator_harness import Platform, PlatformFactory, picks
+
+
+async def test_requests_arriving_during_a_write_go_together_in_the_next_one() -> None:
+    groups: list[list[int]] = []
+    release = asyncio.Event()
+
+    async def flush(items: list[int]) -> list[int | Exception]:
+        groups.append(items)
+        await release.wait()
+        return [ValueError(f"refused {item}") if item == 3 else item * 10 for item in items]
+
+    writer = GroupCommit(flush, max_group=3)
+    first = asyncio.create_task(writer.submit(0))
+    await asyncio.sleep(0)  # the first is being written, alone: nobody waits for a timer
+    rest = [asyncio.create_task(writer.submit(item)) for item in range(1, 6)]
+    await asyncio.sleep(0)
+    release.set()
+    answers = await asyncio.gather(first, *rest, return_exceptions=True)
+    assert groups == [[0], [1, 2, 3], [4, 5]]  # at most max_group at a time, in arrival order
+    assert answers[:3] == [0, 10, 20] and answers[4:] == [40, 50]
+    assert isinstance(answers[3], ValueError)  # one request's refusal is its answer alone
+
+
+async def test_a_failed_write_is_the_answer_of_every_request_of_its_group() -> None:
+    async def flush(items: list[int]) -> list[int | Exception]:
+        raise ConnectionError("database gone")
+
+    writer = GroupCommit(flush, max_group=10)
+    answers = await asyncio.gather(*(writer.submit(item) for item in range(3)), return_exceptions=True)
+    assert all(isinstance(answer, ConnectionError) for answer in answers)
+    # The next request is written afresh.
+    with pytest.raises(ConnectionError):
+        await writer.submit(4)
+
+
+async def test_t2_4_coupons_placed_together_are_each_charged_once_and_refused_alone(platform: Platform) -> None:
+    await platform.open_draw()
+    players = [f"p{n}" for n in range(6)]
+    await asyncio.gather(*(platform.fund(player, 1_000) for player in players))
+    coupons = [platform.coupon(player, picks("1:0"), 100, key=f"k-{player}") for player in players]
+    coupons += [
+        platform.coupon("p0", picks("1:0"), 100, key="k-p0"),  # the same request again: answered once
+        platform.coupon("p1", picks("2:0"), 100, key="k-p1"),  # the key again with another coupon
+        platform.coupon("p2", picks("1:0"), 5, key="k-small"),  # below the minimum stake
+        platform.coupon("p3", picks("1:0"), 5_000, key="k-broke"),  # the wallet refuses it
+    ]
+    answers = await asyncio.gather(*coupons)
+    codes = [(r.status_code, r.json().get("code")) for r in answers]
+    # Concurrent requests with one key may reach the service in either order: whichever comes first is placed.
+    assert Counter([codes[0], codes[6]]) == Counter([(201, None), (200, None)]), codes
+    assert Counter([codes[1], codes[7]]) == Counter([(201, None), (409, "idempotency_key_reused")]), codes
+    assert codes[2:6] == [(201, None)] * 4 and codes[8:] == [(422, "below_minimum_stake"), (409, "insufficient_funds")]
+    assert answers[0].json()["coupon_id"] == answers[6].json()["coupon_id"]  # the repeat got the first's coupon
+    assert [await platform.balance(player) for player in players] == [900] * 6
+    assert await platform.pools() == {"USD": 600}
+    mine = (await platform.staff("GET", "/players/p3/coupons")).json()
+    assert sorted(c["status"] for c in mine) == ["accepted", "refused"]
+    assert await platform.reconciled()
+
+
+class HeldWallet:
+    """Takes every stake only once released: coupons stay in flight as long as the test wants."""
+
+    def __init__(self, wallet: Wallet) -> None:
+        self.wallet = wallet
+        self.release = asyncio.Event()
+        self.waiting = 0
+
+    async def stake(self, draw_id: str, **kwargs: object) -> int:
+        self.waiting += 1
+        await self.release.wait()
+        return await self.wallet.stake(draw_id, **kwargs)  # type: ignore[arg-type]
+
+    async def pay(self, draw_id: str, kind: PaymentKind, **kwargs: object) -> int:
+        return await self.wallet.pay(draw_id, kind, **kwargs)  # type: ignore[arg-type]
+
+    async def transfer(self, draw_id: str, kind: TransferKind, **kwargs: object) -> int:
+        return await self.wallet.transfer(draw_id, kind, **kwargs)  # type: ignore[arg-type]
+
+    async def until_holding(self, count: int) -> None:
+        async def holding() -> bool:
+            return self.waiting == count
+
+        await eventually(holding, interval=0.01)
+
+
+@asynccontextmanager
+async def held_stakes(start_platform: PlatformFactory, **options: Any) -> AsyncIterator[tuple[Platform, HeldWallet]]:
+    """A platform, its draw open and p1 funded, whose wallet holds every stake until released."""
+    held: list[HeldWallet] = []
+
+    def hold(wallet: Wallet) -> HeldWallet:
+        held.append(HeldWallet(wallet))
+        return held[0]
+
+    async with start_platform(wrap_wallet=hold, **options) as platform:
+        await platform.open_draw()
+        await platform.fund("p1", 1_000)
+        yield platform, held[0]
+
+
+async def test_more_coupons_than_a_process_takes_at_once_are_refused_with_retry_after_and_placed_on_retry(
+    start_platform: PlatformFactory,
+) -> None:
+    async with held_stakes(start_platform, intake_in_flight=2) as (platform, wallet):
+        in_flight = [asyncio.create_task(platform.coupon("p1", picks("1:0"), 100, key=f"k-{n}")) for n in (1, 2)]
+        await wallet.until_holding(2)
+        busy = await platform.coupon("p1", picks("1:0"), 100, key="k-3")
+        assert busy.status_code == 503 and busy.json()["code"] == "intake_busy"
+        assert busy.headers["Retry-After"] == "1"
+        wallet.release.set()
+        assert [r.status_code for r in await asyncio.gather(*in_flight)] == [201, 201]
+        retried = await platform.coupon("p1", picks("1:0"), 100, key="k-3")
+        assert retried.status_code == 201 and retried.json()["status"] == "accepted"
+        assert await platform.balance("p1") == 700
+
+
+async def test_a_stake_taken_but_not_recorded_answers_payment_pending_and_a_retry_learns_it_once(
+    platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await platform.open_draw()
+    await platform.fund("p1", 1_000)
+    resolve = coupon_store.resolve
+    failures = [OperationalError("UPDATE coupons", {}, ConnectionError("database gone"))]
+
+    async def fails_once(*args: Any, **kwargs: Any) -> None:
+        if failures:
+            raise failures.pop()
+        await resolve(*args, **kwargs)
+
+    monkeypatch.setattr(coupon_store, "resolve", fails_once)
+    lost = await platform.coupon("p1", picks("1:0"), 100, key="k-unrecorded")
+    assert lost.status_code == 503 and lost.json()["code"] == "payment_pending"  # not a bare 500
+    assert lost.headers["Retry-After"] == "1" and lost.json()["coupon_id"]
+    retried = await platform.coupon("p1", picks("1:0"), 100, key="k-unrecorded")
+    assert retried.status_code == 200 and retried.json()["status"] == "accepted"
+    assert retried.json()["coupon_id"] == lost.json()["coupon_id"]
+    assert await platform.balance("p1") == 900 and await platform.pools() == {"USD": 100}
+
+
+async def test_stakes_wait_their_turn_at_the_wallet_and_one_kept_waiting_too_long_is_pending_until_retried(
+    start_platform: PlatformFactory,
+) -> None:
+    async with held_stakes(start_platform, stake_concurrency=1, wallet_timeout_seconds=0.3) as (platform, wallet):
+        first = asyncio.create_task(platform.coupon("p1", picks("1:0"), 100, key="k-first"))
+        await wallet.until_holding(1)
+        second = await platform.coupon("p1", picks("2:0"), 100, key="k-second")
+        assert second.status_code == 503 and second.json()["code"] == "payment_pending"
+        assert wallet.waiting == 1  # it never reached the wallet: one stake at a time
+        wallet.release.set()
+        assert (await first).status_code == 201
+        retried = await platform.coupon("p1", picks("2:0"), 100, key="k-second")
+        assert retried.status_code == 200 and retried.json()["coupon_id"] == second.json()["coupon_id"]
+        assert retried.json()["status"] == "accepted" and await platform.balance("p1") == 800
+
+
+async def test_the_clock_asks_again_about_many_unconfirmed_stakes_at_once_and_each_is_charged_once(
+    start_platform: PlatformFactory,
+) -> None:
+    players = [f"p{n}" for n in range(12)]
+    async with start_platform(wrap_wallet=lambda wallet: LosesAnswers(wallet, len(players)), stake_concurrency=4) as (
+        platform
+    ):
+        await platform.open_draw()
+        await asyncio.gather(*(platform.fund(player, 1_000) for player in players))
+        lost = await asyncio.gather(*(platform.coupon(p, picks("1:0"), 100, key=f"k-{p}") for p in players))
+        assert {(r.status_code, r.json()["code"]) for r in lost} == {(503, "payment_pending")}
+        assert await platform.totalizator.intake.retry_pending() == len(players)
+        assert await platform.totalizator.intake.retry_pending() == 0  # none left pending
+        assert [await platform.balance(player) for player in players] == [900] * len(players)
+        assert await platform.pools() == {"USD": 100 * len(players)}
+        again = await asyncio.gather(*(platform.coupon(p, picks("1:0"), 100, key=f"k-{p}") for p in players))
+        assert {(r.status_code, r.json()["status"]) for r in again} == {(200, "accepted")}
