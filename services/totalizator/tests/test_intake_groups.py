@@ -16,7 +16,7 @@ from sqlalchemy.exc import OperationalError
 from test_api_coupons import LosesAnswers
 from totalizator.adapters import coupons as coupon_store
 from totalizator.service.group_commit import GroupCommit
-from totalizator.service.wallet import PaymentKind, TransferKind, Wallet
+from totalizator.service.wallet import PaymentKind, TransferKind, WalletPort
 from totalizator_harness import Platform, PlatformFactory, picks
 
 
@@ -81,7 +81,7 @@ async def test_t2_4_coupons_placed_together_are_each_charged_once_and_refused_al
 class HeldWallet:
     """Takes every stake only once released: coupons stay in flight as long as the test wants."""
 
-    def __init__(self, wallet: Wallet) -> None:
+    def __init__(self, wallet: WalletPort) -> None:
         self.wallet = wallet
         self.release = asyncio.Event()
         self.waiting = 0
@@ -109,7 +109,7 @@ async def held_stakes(start_platform: PlatformFactory, **options: Any) -> AsyncI
     """A platform, its draw open and p1 funded, whose wallet holds every stake until released."""
     held: list[HeldWallet] = []
 
-    def hold(wallet: Wallet) -> HeldWallet:
+    def hold(wallet: WalletPort) -> HeldWallet:
         held.append(HeldWallet(wallet))
         return held[0]
 
@@ -185,8 +185,8 @@ async def test_the_clock_asks_again_about_many_unconfirmed_stakes_at_once_and_ea
         await asyncio.gather(*(platform.fund(player, 1_000) for player in players))
         lost = await asyncio.gather(*(platform.coupon(p, picks("1:0"), 100, key=f"k-{p}") for p in players))
         assert {(r.status_code, r.json()["code"]) for r in lost} == {(503, "payment_pending")}
-        assert await platform.totalizator.intake.retry_pending() == len(players)
-        assert await platform.totalizator.intake.retry_pending() == 0  # none left pending
+        assert await platform.services.intake.retry_pending() == len(players)
+        assert await platform.services.intake.retry_pending() == 0  # none left pending
         assert [await platform.balance(player) for player in players] == [900] * len(players)
         assert await platform.pools() == {"USD": 100 * len(players)}
         again = await asyncio.gather(*(platform.coupon(p, picks("1:0"), 100, key=f"k-{p}") for p in players))
