@@ -17,21 +17,16 @@ import random
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import httpx
 from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
 from platform_kit.db import Database
-from platform_kit.testing import create_database, drop_database, running_app
+from platform_kit.testing import DatabaseTraffic, create_database, drop_database, running_app
 from rating.app import create_app as rating_app
 from rating.settings import Settings as RatingSettings
-from sqlalchemy import event
 from tournament_director.app import create_app as director_app
 from tournament_director.settings import Settings as DirectorSettings
 from wallet.app import create_app as wallet_app
@@ -40,33 +35,6 @@ from wallet.settings import Settings as WalletSettings
 TOKEN = "dev-internal-token"
 START = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 ADMIN = {"X-Internal-Token": TOKEN, "X-Principal-Role": "admin", "X-Principal-Id": "admin-1"}
-
-
-@dataclass
-class Counts:
-    commits: int = 0
-    statements: int = 0
-
-
-@contextmanager
-def counted(db: Database) -> Iterator[Counts]:
-    """The write transactions committed and the statements sent on `db` meanwhile."""
-    counts = Counts()
-
-    def commit(_: Any) -> None:
-        counts.commits += 1
-
-    def statement(*_: Any) -> None:
-        counts.statements += 1
-
-    engine = db.engine.sync_engine
-    event.listen(engine, "commit", commit)
-    event.listen(engine, "before_cursor_execute", statement)
-    try:
-        yield counts
-    finally:
-        event.remove(engine, "commit", commit)
-        event.remove(engine, "before_cursor_execute", statement)
 
 
 async def register(director: httpx.AsyncClient, tournament_id: str, player: str) -> None:
@@ -108,12 +76,12 @@ async def phase(
             await register(director, tournament_id, player)
 
     cpu, wall = time.process_time(), time.perf_counter()
-    with counted(db) as counts:
+    with DatabaseTraffic() as traffic:
         await asyncio.gather(*(one(player) for player in players))
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    n = len(players)
+    n, director_db = len(players), str(db.engine.url.database)
     print(
-        f"{name:<14} {n:>5} {counts.commits / n:>13.2f} {counts.statements / n:>14.2f} "
+        f"{name:<14} {n:>5} {traffic.commits[director_db] / n:>13.2f} {traffic.statements[director_db] / n:>14.2f} "
         f"{1000 * cpu / n:>10.1f} {1000 * wall / n:>11.1f} {n / wall:>8.1f}"
     )
 

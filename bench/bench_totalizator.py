@@ -38,7 +38,6 @@ import statistics
 import tempfile
 import time
 import uuid
-from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -50,9 +49,8 @@ import httpx
 from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
 from platform_kit.internal_client import InternalClient
-from platform_kit.testing import create_database, drop_database
-from sqlalchemy import event
-from sqlalchemy.engine import Connection, Engine, make_url
+from platform_kit.testing import DatabaseTraffic, create_database, drop_database
+from sqlalchemy.engine import make_url
 from totalizator.adapters.wallet_client import HttpWallet
 from totalizator.app import create_app
 from totalizator.domain import (
@@ -238,34 +236,6 @@ class IntakeResult:
     transactions: dict[str, int] = field(default_factory=dict)
 
 
-class DatabaseTraffic:
-    """Counts the statements and commits sent to each database (by its name in the URL), on every engine of the
-    process: what a coupon costs in round trips, which the machine's load does not change."""
-
-    def __init__(self, names: dict[str, str]) -> None:
-        self.names = names  # database name in the URL -> label
-        self.statements: Counter[str] = Counter()
-        self.transactions: Counter[str] = Counter()
-
-    def __enter__(self) -> DatabaseTraffic:
-        event.listen(Engine, "before_cursor_execute", self._statement)
-        event.listen(Engine, "commit", self._commit)
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        event.remove(Engine, "before_cursor_execute", self._statement)
-        event.remove(Engine, "commit", self._commit)
-
-    def _label(self, connection: Connection) -> str:
-        return self.names.get(str(connection.engine.url.database), "other")
-
-    def _statement(self, connection: Connection, *_: object) -> None:
-        self.statements[self._label(connection)] += 1
-
-    def _commit(self, connection: Connection) -> None:
-        self.transactions[self._label(connection)] += 1
-
-
 @asynccontextmanager
 async def databases(postgres: bool) -> AsyncIterator[tuple[str, str]]:
     """Fresh, empty databases for the totalizator and the wallet."""
@@ -403,10 +373,11 @@ async def intake_run(args: argparse.Namespace, *, real_wallet: bool) -> IntakeRe
         await place_coupons(http, bodies[: max(1, len(bodies) // 20)], args.intake_concurrency)  # warm-up
         names = {make_url(totalizator_url).database or "": "totalizator", make_url(wallet_url).database or "": "wallet"}
         cpu = time.process_time()
-        with DatabaseTraffic(names) as traffic:
+        with DatabaseTraffic() as traffic:
             result = await place_coupons(http, bodies, args.intake_concurrency)
         result.cpu_seconds = time.process_time() - cpu
-        result.statements, result.transactions = dict(traffic.statements), dict(traffic.transactions)
+        result.statements = {label: traffic.statements[name] for name, label in names.items()}
+        result.transactions = {label: traffic.commits[name] for name, label in names.items()}
     result.label = "real wallet in-process" if real_wallet else "instant wallet (totalizator alone)"
     return result
 

@@ -47,9 +47,8 @@ from typing import Any
 import asyncpg
 import httpx
 from platform_kit.bus import InMemoryBus
-from platform_kit.testing import create_database, drop_database
+from platform_kit.testing import DatabaseTraffic, create_database, drop_database
 from platform_runner import serving
-from sqlalchemy import event
 from wallet.api.schemas import OperationOut
 from wallet.app import create_app
 from wallet.bootstrap import Services
@@ -86,18 +85,6 @@ class Result:
             f"| {self.layer} | {self.scenario} | {self.operations} | {per_second:,.0f} | "
             f"{per_second * self.transfers_per_operation:,.0f} | {at(0.5):.1f} | {at(0.99):.1f} | {cpu:.2f} | {trips} |"
         )
-
-
-class RoundTrips:
-    """Counts what an engine sends to the database: statements, BEGINs and COMMITs (rollbacks are rare)."""
-
-    def __init__(self, engine: Any) -> None:
-        self.count = 0
-        for name in ("before_cursor_execute", "begin", "commit"):
-            event.listen(engine, name, self._one)
-
-    def _one(self, *_: Any) -> None:
-        self.count += 1
 
 
 def server_cpu_seconds(pid: int) -> float:
@@ -270,16 +257,18 @@ async def measure(url: str, seconds: float, concurrency: int, layers: list[str])
         wallet: Services = app.state.services
         await prepare(wallet)
         if "ledger" in layers:
-            trips = RoundTrips(wallet.runtime.db.engine.sync_engine)
+            wallet_db = str(wallet.runtime.db.engine.url.database)
             for scenario, call, legs in (
                 ("single pair", ledger_deposit(wallet, 1), 1),
                 ("many accounts", ledger_deposit(wallet, PAIRS), 1),
                 ("buy-ins, one tournament", ledger_buy_in(wallet), 2),
             ):
-                cpu, trips.count = time.process_time(), 0
-                count, elapsed, latencies = await drive(call, seconds, concurrency)
+                cpu = time.process_time()
+                with DatabaseTraffic() as traffic:
+                    count, elapsed, latencies = await drive(call, seconds, concurrency)
                 cpu = time.process_time() - cpu
-                results.append(Result("ledger", scenario, count, legs, elapsed, latencies, cpu, trips.count))
+                trips = traffic.round_trips(wallet_db)
+                results.append(Result("ledger", scenario, count, legs, elapsed, latencies, cpu, trips))
         report = await wallet.reconciler.check()
         assert report.ok, report
     if "http" in layers:

@@ -13,6 +13,7 @@ import os
 import shutil
 import socket
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
@@ -157,6 +158,46 @@ def recorded_statements(db: Database) -> Iterator[list[tuple[str, int]]]:
         yield seen
     finally:
         event.remove(db.engine.sync_engine, "before_cursor_execute", record)
+
+
+class DatabaseTraffic:
+    """What every engine of the process sends to each database while inside (`with DatabaseTraffic() as t:`),
+    counted by the database's name in its URL: statements, BEGINs and COMMITs. A use case's round trips, which
+    a loaded machine does not change the way it changes wall-clock rates (the benchmarks report them)."""
+
+    def __init__(self) -> None:
+        self.statements: Counter[str] = Counter()
+        self.begins: Counter[str] = Counter()
+        self.commits: Counter[str] = Counter()
+
+    def round_trips(self, database: str) -> int:
+        return self.statements[database] + self.begins[database] + self.commits[database]
+
+    def __enter__(self) -> DatabaseTraffic:
+        from sqlalchemy import event
+        from sqlalchemy.engine import Engine
+
+        event.listen(Engine, "before_cursor_execute", self._statement)
+        event.listen(Engine, "begin", self._begin)
+        event.listen(Engine, "commit", self._commit)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        from sqlalchemy import event
+        from sqlalchemy.engine import Engine
+
+        event.remove(Engine, "before_cursor_execute", self._statement)
+        event.remove(Engine, "begin", self._begin)
+        event.remove(Engine, "commit", self._commit)
+
+    def _statement(self, connection: Any, *_: object) -> None:
+        self.statements[str(connection.engine.url.database)] += 1
+
+    def _begin(self, connection: Any) -> None:
+        self.begins[str(connection.engine.url.database)] += 1
+
+    def _commit(self, connection: Any) -> None:
+        self.commits[str(connection.engine.url.database)] += 1
 
 
 @asynccontextmanager
