@@ -141,9 +141,7 @@ class RabbitBus:
     ) -> None:
         """Everything delivered and not yet handled (at most the prefetch) goes to `batch` in one call."""
         while True:
-            messages = [await waiting.get()]
-            while len(messages) < self._prefetch and not waiting.empty():
-                messages.append(waiting.get_nowait())
+            messages = await _burst(waiting, self._prefetch)
             try:
                 await self._handle_batch(queue, messages, handler, batch)
             except Exception:
@@ -188,21 +186,26 @@ class RabbitBus:
     @staticmethod
     async def _fan_out_in_order(queue: str, waiting: asyncio.Queue[AbstractIncomingMessage], handler: Handler) -> None:
         while True:
-            message = await waiting.get()
-            while True:
+            messages = await _burst(waiting, PER_INSTANCE_PREFETCH)
+            for message in messages:
                 try:
                     await handler(Envelope.from_bytes(message.body, message.routing_key))
                 except Exception:
                     log.exception("per-instance handler failed; message dropped", extra={"queue": queue})
-                if waiting.empty():
-                    break
-                message = waiting.get_nowait()
-            # Everything up to this delivery is handled: one ack for all of it.
-            await _settle(message.ack(multiple=True))
+            # Everything up to the burst's last delivery is handled: one ack for all of it.
+            await _settle(messages[-1].ack(multiple=True))
 
     async def _declare_exchanges(self, channel: AbstractRobustChannel) -> None:
         await channel.declare_exchange(EVENTS_EXCHANGE, aio_pika.ExchangeType.TOPIC, durable=True)
         await channel.declare_exchange(DEAD_LETTER_EXCHANGE, aio_pika.ExchangeType.TOPIC, durable=True)
+
+
+async def _burst(waiting: asyncio.Queue[AbstractIncomingMessage], limit: int) -> list[AbstractIncomingMessage]:
+    """The next delivery (waited for) and every one already waiting behind it, at most `limit` (the prefetch)."""
+    messages = [await waiting.get()]
+    while len(messages) < limit and not waiting.empty():
+        messages.append(waiting.get_nowait())
+    return messages
 
 
 async def _readable(message: AbstractIncomingMessage, queue: str) -> Envelope | None:
