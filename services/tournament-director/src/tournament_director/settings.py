@@ -44,6 +44,15 @@ class Settings(ServiceSettings):
         description="How long the answer of a registration, unregistration, purchase or cancellation is kept "
         "under its Idempotency-Key; the same key after that runs as a new request.",
     )
+    keyed_requests_in_flight: int = Field(
+        32,
+        ge=1,
+        description="Requests under an Idempotency-Key (registrations, unregistrations, purchases, cancellations) "
+        "run at once per process; one more is refused at once with 503 `director_busy` and Retry-After, nothing "
+        "written (a retry with the same key runs it). A registration takes a database connection five times around "
+        "its wallet call: admitting a few times the pool keeps them fast in a rush, where letting all in makes "
+        "every one queue for the pool at every step.",
+    )
     wallet_timeout_seconds: float = Field(10.0, gt=0, description="Timeout of one call to the wallet or rating.")
     action_seconds: int = Field(20, ge=1, description="A player's time to act at the director's tables.")
     time_bank_seconds: int = Field(60, ge=0, description="Each player's time bank at the director's tables.")

@@ -290,3 +290,23 @@ async def test_a_cancellation_key_answers_the_first_answer_whole_and_not_another
         assert answer(again) == answer(cancelled)
         assert reused.status_code == 409 and reused.json()["code"] == "idempotency_key_reused"
         assert (await platform.tournament(second))["status"] == "registering"
+
+
+async def test_past_the_keyed_requests_in_flight_one_more_is_refused_at_once_and_its_key_runs_it_later(
+    tmp_path: Path, sqlite_url: str
+) -> None:
+    """Overload degrades (issue 14): a registration past the limit answers 503 `director_busy` with Retry-After
+    before anything is written, so the same key, repeated once there is room, registers and charges once."""
+    async with running(tmp_path, director_database=sqlite_url, keyed_requests_in_flight=1) as platform:
+        t = await six_max(platform)
+        await platform.fund("ann", FUNDS)
+        async with platform.service.keyed_requests.admit():  # the one place, taken by a request still running
+            refused = await register(platform, t, "ann", "key-1")
+
+        admitted = await register(platform, t, "ann", "key-1")
+
+        assert refused.status_code == 503 and refused.json()["code"] == "director_busy"
+        assert int(refused.headers["Retry-After"]) >= 1
+        assert answer(admitted) == (201, {"tournament_id": t, "player_id": "ann", "entry": "buy_in", "registered": 1})
+        assert "Idempotent-Replayed" not in admitted.headers  # the refused request had claimed nothing
+        assert await platform.balance("ann") == FUNDS - 1_000

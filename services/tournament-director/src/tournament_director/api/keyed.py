@@ -27,9 +27,11 @@ async def answer_once(
 ) -> JSONResponse:
     """Answer `command()` with `status`, once per key: `operation` and `fields` (every path parameter and body
     field that decides what the request does) are the request the key is bound to. Without a key (where the
-    route allows none) the command simply runs."""
-    if key is None:
-        return JSONResponse(await command(), status_code=status)
-    request = fingerprint(operation, fields)
-    outcome = await idempotent.run_once(director, principal.key_scope, key, request, status, command)
+    route allows none) the command simply runs. Past `keyed_requests_in_flight` of them at once: 503
+    `director_busy`, before the key is claimed."""
+    async with director.keyed_requests.admit():
+        if key is None:
+            return JSONResponse(await command(), status_code=status)
+        request = fingerprint(operation, fields)
+        outcome = await idempotent.run_once(director, principal.key_scope, key, request, status, command)
     return keyed_answer(outcome.status, outcome.body, replayed=outcome.replayed)

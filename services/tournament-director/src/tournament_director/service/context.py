@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from platform_kit.admission import Admission
 from platform_kit.clock import Clock
 from platform_kit.db import after_commit
 from platform_kit.runtime import ServiceRuntime
@@ -79,6 +80,15 @@ class Director:
     #: (scope, Idempotency-Key) of the requests this process is running -> set when each is over: a repeat
     #: waits on it instead of polling the database (`service.idempotent`).
     requests_running: dict[tuple[str, str], asyncio.Event] = field(default_factory=dict)
+    #: Bounds the requests under an Idempotency-Key in flight (`api.keyed`).
+    keyed_requests: Admission = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.keyed_requests = Admission(
+            self.settings.keyed_requests_in_flight,
+            "director_busy",
+            "Too many registrations and payments are being made; retry shortly with the same Idempotency-Key.",
+        )
 
     @property
     def timers(self) -> TableTimers:

@@ -1,0 +1,47 @@
+"""Admission: at most `limit` requests of one use case in flight in this process; one more is refused at once.
+
+    registrations = Admission(settings.registration_in_flight, "registration_busy", "Too many registrations …")
+    async with registrations.admit():
+        ...  # the use case, from its first read to its answer
+
+Why refuse instead of queueing: a use case that needs a database connection several times (a registration
+takes five, around its wallet call) queues for the pool each time when hundreds arrive at once. Every request
+then waits behind all the others at every step: all of them slow down together until the pool's timeout
+refuses some half-done (503 `database_busy`) and the rest answer after tens of seconds. Admitting only what the
+pool can serve keeps the admitted ones fast, and tells the others at once, with Retry-After, to come back.
+
+Invariant: a refused request has done nothing — it is refused before its first read or write, so nothing was
+claimed under its Idempotency-Key and a retry with the same key runs it as new. An admitted request holds its
+place until it answers or fails (the count is released in `finally`, so a crash of the request never leaks a
+place). The count is per process: replicas each admit their own `limit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from platform_kit.errors import Unavailable
+
+__all__ = ["Admission"]
+
+
+class Admission:
+    def __init__(self, limit: int, code: str, message: str) -> None:
+        if limit < 1:
+            raise ValueError(f"an admission limit is at least 1, not {limit}")
+        self.limit = limit
+        self.code = code
+        self.message = message
+        self.in_flight = 0
+
+    @asynccontextmanager
+    async def admit(self) -> AsyncIterator[None]:
+        """Runs the body if fewer than `limit` are in flight; otherwise 503 `code` with Retry-After."""
+        if self.in_flight >= self.limit:
+            raise Unavailable(self.code, self.message)
+        self.in_flight += 1
+        try:
+            yield
+        finally:
+            self.in_flight -= 1
