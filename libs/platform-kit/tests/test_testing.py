@@ -13,6 +13,7 @@ from platform_kit.migrations import messaging_metadata
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.testing import MigratedSqlite, eventually, running_app
 from sqlalchemy import inspect
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import create_async_engine
 from test_service_app import DemoSettings
 
@@ -129,3 +130,33 @@ async def test_eventually_fails_when_the_work_stops_moving() -> None:
 
     with pytest.raises(AssertionError, match=r"within 0.05s without progress \(still at 72\) \(last value: \[\]\)"):
         await eventually(never, timeout=0.05, interval=0.01, progress=lambda: 72)
+
+
+async def test_a_background_task_finding_the_database_busy_is_restarted_with_a_warning_not_an_error(
+    migrated_sqlite: MigratedSqlite, migrations: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A pool timeout in a rush is overload, not a fault: the task runs again, and no error is logged."""
+    url = migrated_sqlite.copy(migrations, tmp_path / "demo.db")
+    runtime = ServiceRuntime(
+        DemoSettings(database_url=url, migrate_on_start=False),
+        metadata=messaging_metadata(),
+        migrations_dir=migrations,
+        bus=InMemoryBus(),
+    )
+    runs = 0
+
+    async def clock_tick() -> None:
+        nonlocal runs
+        runs += 1
+        if runs == 1:
+            raise PoolTimeout("QueuePool limit of size 10 overflow 0 reached")
+        await asyncio.Event().wait()
+
+    runtime.in_background(clock_tick)
+    app = create_service_app(runtime, title="Demo", description="a busy database")
+    async with running_app(app, "http://demo"):
+        await eventually(lambda: asyncio.sleep(0, result=runs == 2))
+
+    busy = [record for record in caplog.records if "database busy" in record.getMessage()]
+    assert [record.levelname for record in busy] == ["WARNING"]
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]

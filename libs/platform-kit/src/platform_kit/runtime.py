@@ -11,6 +11,7 @@ from typing import TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Gauge
 from sqlalchemy import MetaData
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from platform_kit.bus import Envelope, Handler, Transport, topic_matches, transport_for
@@ -185,6 +186,10 @@ class ServiceRuntime:
                 return
             except asyncio.CancelledError:
                 raise
+            except PoolTimeout:
+                # Overload, not a fault: every connection was busy for the pool's whole timeout (a request rush).
+                log.warning("background task found the database busy; restarting in 1 s")
+                await asyncio.sleep(1)
             except Exception:
                 log.exception("background task crashed; restarting in 1 s")
                 await asyncio.sleep(1)
