@@ -31,8 +31,8 @@ async def file_report(
     description: str,
 ) -> StoredReport:
     """A player's report names them as reporter; staff file their concessionaire's checks on its players."""
-    async with context.db.transaction() as session:
-        offender = await known_player(session, offender_id)
+    async with context.units.unit() as uow:
+        offender = await known_player(uow.session, offender_id)
         if principal.is_staff:
             principal.require_manages(offender.concessionaire_id)
             detection, reporter = Detection.OPERATOR_CHECK, None
@@ -49,7 +49,7 @@ async def file_report(
             description=description,
         )
         stored = StoredReport(report, offender.concessionaire_id, ReportStatus.OPEN)
-        await insert_report(session, stored)
+        await insert_report(uow.session, stored)
     return stored
 
 
@@ -58,21 +58,25 @@ async def list_reports(
 ) -> list[StoredReport]:
     """The staff's queue: an operator sees the reports about their concessionaire's players only."""
     principal.require_staff()
-    async with context.db.transaction() as session:
+    async with context.units.unit() as uow:
         return await find_reports(
-            session, status=status, offender_id=offender_id, concessionaire_id=principal.concessionaire_id, limit=limit
+            uow.session,
+            status=status,
+            offender_id=offender_id,
+            concessionaire_id=principal.concessionaire_id,
+            limit=limit,
         )
 
 
 async def dismiss_report(context: Context, principal: Principal, report_id: str) -> StoredReport:
     """The staff found no offence: the report is closed without a sanction."""
     now = context.now()
-    async with context.db.transaction() as session:
-        stored = (await reports_by_id(session, [report_id])).get(report_id)
+    async with context.units.unit() as uow:
+        stored = (await reports_by_id(uow.session, [report_id])).get(report_id)
         if stored is None:
             raise NotFound("rating.report_unknown", f"No report {report_id}.")
         principal.require_manages(stored.concessionaire_id)
         if stored.status is not ReportStatus.OPEN:
             raise Conflict("rating.report_closed", f"Report {report_id} is already {stored.status}.")
-        await close_reports(session, [report_id], ReportStatus.DISMISSED, principal.subject_id, now)
+        await close_reports(uow.session, [report_id], ReportStatus.DISMISSED, principal.subject_id, now)
     return StoredReport(stored.report, stored.concessionaire_id, ReportStatus.DISMISSED, principal.subject_id, now)

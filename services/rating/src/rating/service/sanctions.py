@@ -71,8 +71,8 @@ class Decision:
 async def decide(context: Context, principal: Principal, decision: Decision) -> StoredSanction:
     principal.require_staff()
     now = context.now()
-    async with context.db.transaction() as session:
-        found = await reports_by_id(session, decision.report_ids)
+    async with context.units.unit() as uow:
+        found = await reports_by_id(uow.session, decision.report_ids)
         missing = sorted(set(decision.report_ids) - found.keys())
         if missing:
             raise NotFound("rating.report_unknown", "Some reports do not exist.", report_ids=missing)
@@ -101,15 +101,15 @@ async def decide(context: Context, principal: Principal, decision: Decision) -> 
         )
         history = conduct_history(
             sanction.player_id,
-            await reports_about(session, sanction.player_id),
-            [s.record for s in await sanctions_of(session, sanction.player_id)],
+            await reports_about(uow.session, sanction.player_id),
+            [s.record for s in await sanctions_of(uow.session, sanction.player_id)],
             now,
         )
         stored_sanction = StoredSanction(SanctionRecord(sanction), history.repetitions(sanction.offence))
-        await insert_sanction(session, stored_sanction)
+        await insert_sanction(uow.session, stored_sanction)
         still_open = [r.report_id for r in reports if found[r.report_id].status is ReportStatus.OPEN]
-        await close_reports(session, still_open, ReportStatus.SANCTIONED, principal.subject_id, now)
-        await context.outbox.add(session, decided_event(sanction))
+        await close_reports(uow.session, still_open, ReportStatus.SANCTIONED, principal.subject_id, now)
+        await uow.publish(decided_event(sanction))
     return stored_sanction
 
 
@@ -132,13 +132,13 @@ def decided_event(sanction: Sanction) -> SanctionDecided:
 
 async def file_appeal(context: Context, principal: Principal, sanction_id: str, grounds: str) -> StoredSanction:
     """The sanctioned player appeals (or staff record it for them); the sanction stays in force meanwhile."""
-    async with context.db.transaction() as session:
-        stored = await _sanction(session, sanction_id)
+    async with context.units.unit() as uow:
+        stored = await _sanction(uow.session, sanction_id)
         sanction = stored.record.sanction
         if not principal.may_see(sanction.player_id, sanction.room_id):
             raise NotFound("rating.sanction_unknown", f"No sanction {sanction_id}.")
         record = stored.record.file_appeal(context.now(), grounds)
-        await save_appeal(session, record)
+        await save_appeal(uow.session, record)
     return StoredSanction(record, stored.prior_sanctions, stored.lifted_at, stored.lifted_reason)
 
 
@@ -147,15 +147,15 @@ async def decide_appeal(
 ) -> StoredSanction:
     """Staff decide an open appeal; an overturned sanction stops at once and is announced as lifted."""
     now = context.now()
-    async with context.db.transaction() as session:
-        stored = await _sanction(session, sanction_id)
+    async with context.units.unit() as uow:
+        stored = await _sanction(uow.session, sanction_id)
         principal.require_manages(stored.record.sanction.room_id)
         record = stored.record.decide_appeal(outcome, now, principal.subject_id)
-        await save_appeal(session, record)
+        await save_appeal(uow.session, record)
         if outcome is AppealOutcome.SANCTION_UPHELD:
             return StoredSanction(record, stored.prior_sanctions, stored.lifted_at, stored.lifted_reason)
-        await mark_lifted(session, [sanction_id], LiftReason.OVERTURNED_ON_APPEAL, now)
-        await context.outbox.add(session, lifted_event(record.sanction, LiftReason.OVERTURNED_ON_APPEAL))
+        await mark_lifted(uow.session, [sanction_id], LiftReason.OVERTURNED_ON_APPEAL, now)
+        await uow.publish(lifted_event(record.sanction, LiftReason.OVERTURNED_ON_APPEAL))
     return StoredSanction(record, stored.prior_sanctions, now, LiftReason.OVERTURNED_ON_APPEAL)
 
 
@@ -177,11 +177,11 @@ async def lift_expired(context: Context) -> int:
     lifted = 0
     while True:
         now = context.now()
-        async with context.db.transaction() as session:
-            due = await due_for_expiry(session, now, EXPIRY_BATCH)
-            await mark_lifted(session, [s.record.sanction.sanction_id for s in due], LiftReason.EXPIRED, now)
+        async with context.units.unit() as uow:
+            due = await due_for_expiry(uow.session, now, EXPIRY_BATCH)
+            await mark_lifted(uow.session, [s.record.sanction.sanction_id for s in due], LiftReason.EXPIRED, now)
             for stored in due:
-                await context.outbox.add(session, lifted_event(stored.record.sanction, LiftReason.EXPIRED))
+                await uow.publish(lifted_event(stored.record.sanction, LiftReason.EXPIRED))
         lifted += len(due)
         if len(due) < EXPIRY_BATCH:
             return lifted

@@ -60,23 +60,22 @@ async def close_day(context: Context, day: date) -> TierRun:
         raise ProblemError(
             "rating.day_not_closed", f"{day} has not closed yet in {context.zone.key}.", status=422, day=day.isoformat()
         )
-    async with context.db.transaction() as session:
-        await lock_for_transaction(session, TIER_RUN_LOCK)
-        latest = await latest_tier_day(session)
+    async with context.units.unit() as uow:
+        await lock_for_transaction(uow.session, TIER_RUN_LOCK)
+        latest = await latest_tier_day(uow.session)
         if latest is not None and day < latest.day:
             raise Conflict(
                 "rating.tier_day_superseded",
                 f"Tiers are already in force for {latest.day}; they cannot be recomputed for an earlier day.",
                 latest_day=latest.day.isoformat(),
             )
-        summaries = await summaries_at_end_of(session, day)
+        summaries = await summaries_at_end_of(uow.session, day)
         table = compute_tiers(summaries, day)
-        before = TierTable(latest or TierCutoffs(day, 0, ()), await tiers_in_force(session))
+        before = TierTable(latest or TierCutoffs(day, 0, ()), await tiers_in_force(uow.session))
         changes = tier_changes(before, table)
-        await save_tier_changes(session, changes, day)
+        await save_tier_changes(uow.session, changes, day)
         for change in changes:
-            await context.outbox.add(
-                session,
+            await uow.publish(
                 TierChanged(
                     player_id=change.player_id,
                     previous=change.before.value,
@@ -85,8 +84,10 @@ async def close_day(context: Context, day: date) -> TierRun:
                 ),
             )
         board = Leaderboard.build(summaries, day)
-        await replace_standings(session, day, board.page(1, board.active_count).entries if board.active_count else ())
-        await save_tier_day(session, table.cutoffs, context.now())
+        await replace_standings(
+            uow.session, day, board.page(1, board.active_count).entries if board.active_count else ()
+        )
+        await save_tier_day(uow.session, table.cutoffs, context.now())
     log.info(
         "tiers computed", extra={"day": day.isoformat(), "active": table.cutoffs.active_count, "changes": len(changes)}
     )
@@ -107,8 +108,8 @@ async def summaries_at_end_of(session: AsyncSession, day: date) -> list[RatingSu
 
 async def close_yesterday_if_due(context: Context) -> TierRun | None:
     yesterday = context.yesterday()
-    async with context.db.transaction() as session:
-        latest = await latest_tier_day(session)
+    async with context.units.unit() as uow:
+        latest = await latest_tier_day(uow.session)
     if latest is not None and latest.day >= yesterday:
         return None
     return await close_day(context, yesterday)
