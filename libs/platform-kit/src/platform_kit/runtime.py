@@ -68,7 +68,7 @@ class ServiceRuntime:
         self.outbox = Outbox(metadata.tables[OUTBOX_TABLE], producer=self.name)
         self.inbox = Inbox(metadata.tables[INBOX_TABLE], self.db)
         self.relay = OutboxRelay(self.db, self.outbox, self.bus)
-        #: Where use cases take their transaction or read session (a service with reactions makes its own).
+        #: Where use cases take their transaction or read session (a service with reactions: `Reactions.unit`).
         self.units = UnitsOfWork(self.db, self.outbox)
         #: For messages that change nothing in this service's database (platform_kit.sender).
         self.sender = ConfirmedSender(self.bus, self.name)

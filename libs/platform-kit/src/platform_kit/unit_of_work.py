@@ -28,6 +28,10 @@ reaction the same way, with no per-reaction query for "what should have happened
 the code that raises it. An event is a plain dataclass whose fields are JSON values (strings, numbers, lists of
 them): it is written as JSON and read back by its registered type.
 
+A service that raises no internal events has plain units of work, without `Reactions`, from `UnitsOfWork`
+(`ServiceRuntime.units`), which also hands out read-only sessions: with them its use cases open no transaction
+on the database themselves (issue 19; `tests/test_kit_plumbing.py` keeps it so).
+
 Work done inside a transaction that is not a unit of work's — a bus consumer's, which the kit's inbox commits
 (`ServiceRuntime.on`) — raises events with `Reactions.raise_event(session, event)`; they are reacted to in a
 task started when that transaction commits.
@@ -209,14 +213,13 @@ class UnitsOfWork:
     opens no transaction or session of its own (`tests/test_kit_plumbing.py`): it takes a unit of work from here,
     or from the request (`UnitOfWorkDep`, `ReadingDep` in `platform_kit.app`)."""
 
-    def __init__(self, db: Database, outbox: Outbox, reactions: Reactions | None = None) -> None:
+    def __init__(self, db: Database, outbox: Outbox) -> None:
         self.db = db
         self.outbox = outbox
-        self.reactions = reactions
 
     def unit(self) -> UnitOfWork:
-        if self.reactions is not None:
-            return self.reactions.unit()
+        """A unit of work without reactions: a service that raises internal events takes its units from its
+        `Reactions` instead (the tournament director)."""
         return UnitOfWork(self.db, self.outbox)
 
     def reading(self) -> AbstractAsyncContextManager[AsyncSession]:
