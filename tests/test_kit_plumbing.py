@@ -2,7 +2,8 @@
 platform_kit.idempotency): no service declares its own internal-token check, Idempotency-Key dependency, key
 length limit, replay answer or `X-Principal-*` header parsing, so that no copy can drift from the others again
 (one service refusing a key another accepts). Ruff's banned-api rule bans imports, not definitions: this scans
-the services' code instead."""
+the services' code instead. It also keeps transactions at one boundary: service code takes a kit unit of work
+or read session and opens none on the database itself (issue 19, below)."""
 
 from __future__ import annotations
 
@@ -99,3 +100,87 @@ def test_no_service_redoes_the_kits_request_headers() -> None:
         if (copies := copies_in(path.read_text(encoding="utf-8")))
     }
     assert found == {}, "use platform_kit.internal_api / platform_kit.idempotency instead"
+
+
+# Issue 19: a use case takes its transaction from one boundary — a kit unit of work (`UnitsOfWork.unit()`,
+# `Reactions.unit()`, the request's `platform_kit.app.UnitOfWorkDep`) or read session (`UnitsOfWork.reading()`,
+# `ReadingDep`) — and service code outside `adapters/` never opens one on the database itself. Ruff's banned-api
+# rule cannot say it (it bans imports and qualified names, and `self._context.db.transaction` has none): this scans.
+OPENERS = {"transaction", "sessions"}
+#: The files that still open their own, each owned by other work at the time of writing: shrink this list.
+STILL_OPENING = {
+    "services/totalizator/src/totalizator/service/coupons.py",  # the intake (group commit)
+    "services/totalizator/src/totalizator/service/transfers.py",
+    "services/tournament-director/src/tournament_director/api/internal.py",
+    "services/tournament-director/src/tournament_director/service/clock.py",
+    "services/tournament-director/src/tournament_director/service/lobby.py",
+    "services/tournament-director/src/tournament_director/service/lobby_entries.py",
+    "services/tournament-director/src/tournament_director/service/money.py",
+    "services/tournament-director/src/tournament_director/service/queries.py",
+    "services/tournament-director/src/tournament_director/service/registration.py",
+    "services/tournament-director/src/tournament_director/service/satellites.py",
+    "services/wallet/src/wallet/api/internal.py",
+    "services/wallet/src/wallet/api/partner.py",
+    "services/wallet/src/wallet/api/protection.py",
+    "services/wallet/src/wallet/service/holds.py",
+    "services/wallet/src/wallet/service/idempotent.py",
+    "services/wallet/src/wallet/service/key_retention.py",
+    "services/wallet/src/wallet/service/reconciliation.py",
+}
+
+
+def _names_a_database(node: ast.expr) -> bool:
+    """`db`, `self._db`, `context.db`, `runtime.db`: what a database is called throughout the services."""
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return name.lstrip("_") == "db"
+
+
+def transactions_opened_in(source: str) -> list[str]:
+    """Each `<database>.transaction()` or `<database>.sessions()` in `source`, one line per finding."""
+    return [
+        f"line {node.lineno}: {ast.unparse(node)}"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in OPENERS
+        and _names_a_database(node.func.value)
+    ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "async def f(db):\n    async with db.transaction() as s: ...",
+        "async def f(self):\n    async with self._context.db.sessions() as s: ...",
+        "async def f(runtime):\n    async with runtime.db.transaction() as s, other() as t: ...",
+    ],
+)
+def test_the_scan_finds_a_transaction_opened_on_the_database(source: str) -> None:
+    assert transactions_opened_in(source)
+
+
+def test_a_unit_of_work_or_reading_is_not_an_opening() -> None:
+    source = (
+        "async def f(self, uow):\n"
+        "    async with self._context.units.unit() as uow: ...\n"
+        "    async with self._units.reading() as session: ...\n"
+        "    await session.begin_nested()\n"
+    )
+    assert transactions_opened_in(source) == []
+
+
+def test_service_code_opens_no_transaction_of_its_own() -> None:
+    found = {
+        relative: opened
+        for path in SERVICE_SOURCES
+        if "adapters" not in path.parts
+        and (relative := str(path.relative_to(ROOT))) not in STILL_OPENING
+        and (opened := transactions_opened_in(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}, "take a unit of work or a read session (platform_kit.unit_of_work.UnitsOfWork) instead"
+
+
+def test_the_exceptions_still_open_their_own() -> None:
+    """An exception that no longer opens any comes off the list, so that the list only shrinks."""
+    cleared = sorted(path for path in STILL_OPENING if not transactions_opened_in((ROOT / path).read_text("utf-8")))
+    assert cleared == []

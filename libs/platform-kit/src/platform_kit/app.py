@@ -6,10 +6,13 @@ import logging
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
+from typing import Annotated
 
-from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Response
 from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from platform_kit import correlation
@@ -18,6 +21,7 @@ from platform_kit.errors import install_handlers
 from platform_kit.metrics import HttpMetrics, MetricsMiddleware
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.tracing import instrument_app, tag_current_span
+from platform_kit.unit_of_work import UnitOfWork
 
 access_log = logging.getLogger("platform.access")
 # Probes and scrapes arrive every few seconds from every replica: logging them would drown the real requests.
@@ -117,6 +121,24 @@ def create_service_app(
     return app
 
 
-def runtime_of(request: Request) -> ServiceRuntime:
+def runtime_of(request: HTTPConnection) -> ServiceRuntime:
     runtime: ServiceRuntime = request.app.state.runtime
     return runtime
+
+
+async def _request_unit(request: HTTPConnection) -> AsyncIterator[UnitOfWork]:
+    async with runtime_of(request).units.unit() as uow:
+        yield uow
+
+
+async def _request_reading(request: HTTPConnection) -> AsyncIterator[AsyncSession]:
+    async with runtime_of(request).units.reading() as session:
+        yield session
+
+
+#: The request's unit of work (polar's `get_db_session`): one transaction for the route, committed when the route
+#: function returns and before its answer is sent (scope "function"), so a failed commit answers 500 rather than
+#: a success that did not happen; rolled back when the route raises.
+UnitOfWorkDep = Annotated[UnitOfWork, Depends(_request_unit, scope="function")]
+#: The request's read-only session (`UnitsOfWork.reading`), closed when the route function returns.
+ReadingDep = Annotated[AsyncSession, Depends(_request_reading, scope="function")]

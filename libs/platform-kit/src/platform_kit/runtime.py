@@ -25,6 +25,7 @@ from platform_kit.outbox import OUTBOX_TABLE, Outbox, OutboxRelay, outbox_table
 from platform_kit.sender import ConfirmedSender
 from platform_kit.settings import ServiceSettings
 from platform_kit.tracing import ConsumerTelemetry, recorded_share, tracer_provider
+from platform_kit.unit_of_work import UnitsOfWork
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,8 @@ class ServiceRuntime:
         self.outbox = Outbox(metadata.tables[OUTBOX_TABLE], producer=self.name)
         self.inbox = Inbox(metadata.tables[INBOX_TABLE], self.db)
         self.relay = OutboxRelay(self.db, self.outbox, self.bus)
+        #: Where use cases take their transaction or read session (a service with reactions: `Reactions.unit`).
+        self.units = UnitsOfWork(self.db, self.outbox)
         #: For messages that change nothing in this service's database (platform_kit.sender).
         self.sender = ConfirmedSender(self.bus, self.name)
         self.registry = CollectorRegistry()

@@ -28,6 +28,10 @@ reaction the same way, with no per-reaction query for "what should have happened
 the code that raises it. An event is a plain dataclass whose fields are JSON values (strings, numbers, lists of
 them): it is written as JSON and read back by its registered type.
 
+A service that raises no internal events has plain units of work, without `Reactions`, from `UnitsOfWork`
+(`ServiceRuntime.units`), which also hands out read-only sessions: with them its use cases open no transaction
+on the database themselves (issue 19; `tests/test_kit_plumbing.py` keeps it so).
+
 Work done inside a transaction that is not a unit of work's — a bus consumer's, which the kit's inbox commits
 (`ServiceRuntime.on`) — raises events with `Reactions.raise_event(session, event)`; they are reacted to in a
 task started when that transaction commits.
@@ -40,6 +44,7 @@ import dataclasses
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -52,7 +57,7 @@ from platform_kit.db import BigIntPK, Database, UtcDateTime, after_commit
 from platform_kit.events.base import Event
 from platform_kit.outbox import Outbox
 
-__all__ = ["REACTIONS_TABLE", "Reactions", "UnitOfWork", "reactions_table"]
+__all__ = ["REACTIONS_TABLE", "Reactions", "UnitOfWork", "UnitsOfWork", "reactions_table"]
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +113,7 @@ class Reactions:
         self._reactions[name] = (event_type, reaction)
 
     def unit(self) -> UnitOfWork:
-        return UnitOfWork(self)
+        return UnitOfWork(self.db, self.outbox, self)
 
     async def raise_event(self, session: AsyncSession, event: object) -> None:
         """Record `event` in `session`'s transaction, to be reacted to once it commits."""
@@ -162,11 +167,13 @@ class Reactions:
 
 
 class UnitOfWork:
-    """One transaction: `session`, `publish` (the outbox) and `raise_event` (reactions after the commit)."""
+    """One transaction: `session`, `publish` (the outbox) and `raise_event` (reactions after the commit; a unit of
+    work made without `reactions` — a service that raises no internal events — refuses to raise one)."""
 
-    def __init__(self, reactions: Reactions) -> None:
+    def __init__(self, db: Database, outbox: Outbox, reactions: Reactions | None = None) -> None:
+        self._outbox = outbox
         self._reactions = reactions
-        self._transaction = reactions.db.transaction()
+        self._transaction = db.transaction()
         self.session: AsyncSession
 
     async def __aenter__(self) -> Self:
@@ -178,19 +185,43 @@ class UnitOfWork:
         self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
     ) -> None:
         await self._transaction.__aexit__(kind, error, traceback)  # commits, or rolls back and re-raises
-        if kind is None:
+        if kind is None and self._reactions is not None:
             await self._reactions.dispatch(self.session.info.get(_RAISED, []))
 
     async def publish(self, event: Event, **options: Any) -> Envelope:
         """A bus event, sent by the relay once this unit of work commits (`Outbox.add`'s options)."""
-        return await self._reactions.outbox.add(self.session, event, **options)
+        return await self._outbox.add(self.session, event, **options)
 
     async def raise_event(self, event: object) -> None:
         """An internal event, reacted to once this unit of work commits."""
+        if self._reactions is None:
+            raise LookupError(f"nothing reacts to {type(event).__name__}: this unit of work has no reactions")
         await self._reactions.raise_event(self.session, event)
 
     async def claim(self, seq: int) -> bool:
         """Take the recorded event `seq` for this unit of work's reaction: False when it is gone (reacted to
         already, or its transaction rolled back)."""
-        result = await self.session.execute(delete(self._reactions.table).where(self._reactions.table.c.seq == seq))
+        assert self._reactions is not None, "only a reaction's unit of work claims an event"
+        table = self._reactions.table
+        result = await self.session.execute(delete(table).where(table.c.seq == seq))
         return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+class UnitsOfWork:
+    """Where a service's use cases get the database: `unit()` for work that writes (one transaction, a
+    `UnitOfWork`), `reading()` for work that only reads (a read-only session: `Database.sessions`). Service code
+    opens no transaction or session of its own (`tests/test_kit_plumbing.py`): it takes a unit of work from here,
+    or from the request (`UnitOfWorkDep`, `ReadingDep` in `platform_kit.app`)."""
+
+    def __init__(self, db: Database, outbox: Outbox) -> None:
+        self.db = db
+        self.outbox = outbox
+
+    def unit(self) -> UnitOfWork:
+        """A unit of work without reactions: a service that raises internal events takes its units from its
+        `Reactions` instead (the tournament director)."""
+        return UnitOfWork(self.db, self.outbox)
+
+    def reading(self) -> AbstractAsyncContextManager[AsyncSession]:
+        """A session that refuses to write (`platform_kit.db.ReadOnlySession`), closed on leaving the block."""
+        return self.db.sessions()

@@ -115,7 +115,7 @@ def build(
         players=Players(context),
         protection=PlayerProtection(context, clients.wallet),
         tables=TableCommands(context, settings.table_engine_shards),
-        demo_scope=DemoScope(context.db, clients.tournament_director, standalone=settings.standalone),
+        demo_scope=DemoScope(context.units, clients.tournament_director, standalone=settings.standalone),
         webhooks=wire_webhooks(runtime, settings, context, transport=webhook_transport, jitter=webhook_jitter),
         rate_limiter=RateLimiter(
             clock,
@@ -134,7 +134,7 @@ def _wire_streams(runtime: ServiceRuntime, settings: Settings, clock: Clock, hub
     sanctions = SanctionConsumer(
         clock, on_ban=lambda player_id: hub.kick_player(player_id, CloseCode.FORBIDDEN, "player_banned")
     )
-    presence = TablePresenceReporter(runtime.db, runtime.outbox, settings.table_engine_shards)
+    presence = TablePresenceReporter(runtime.units, settings.table_engine_shards)
     hub.on_table_disconnect, hub.on_table_reconnect = presence.disconnected, presence.reconnected
     runtime.in_background(presence.run)
     runtime.on(DECIDED, sanctions.decided)
@@ -151,7 +151,7 @@ def _wire_demo(runtime: ServiceRuntime, settings: Settings, clients: PlatformCli
     """The demo concessionaire's welcome credit and the house bots, when they are on."""
     if settings.demo_concessionaire_on and settings.demo_welcome_credit_cents:
         credit = DemoCredit(
-            runtime.db,
+            runtime.units,
             WalletAccounts(clients.wallet),
             amount=settings.demo_welcome_credit_cents,
             currency=settings.demo_currency,

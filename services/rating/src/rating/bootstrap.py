@@ -1,4 +1,5 @@
-"""The rating service's composition root: `build` makes the context its use cases (free functions) share, wires
+"""The rating service's composition root: `build` makes the context its use cases share (the commands run by
+`service.handlers.handle`, and the queries), wires
 the consumers of tournament results and player registrations and the two background jobs (daily tiers, sanction
 expiry), and returns `Services`, which the app keeps at `app.state.services` for the routes."""
 
@@ -12,10 +13,9 @@ from platform_kit.events.tournament import TournamentFinished
 from platform_kit.runtime import ServiceRuntime
 
 from rating.service.context import Context
+from rating.service.jobs import run_expiry_job, run_tier_job
 from rating.service.players import on_player_registered
 from rating.service.results import tournament_finished_handler
-from rating.service.sanctions import run_expiry_job
-from rating.service.tiers import run_tier_job
 from rating.settings import Settings
 
 

@@ -122,7 +122,7 @@ async def _check_role_and_standing(
         raise Forbidden("role_not_allowed", f"This operation is for: {policy.describe()}.")
     if good_standing and principal.role is Role.PLAYER:
         now = services.context.clock.now()
-        async with services.context.db.sessions() as session:
+        async with services.context.units.reading() as session:
             await refuse_unless_in_good_standing(session, principal.subject_id, now, own_session=True)
 
 

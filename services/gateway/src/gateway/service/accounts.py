@@ -52,14 +52,14 @@ class Accounts:
         """Self-service sign-up through a concessionaire's site: the new player is logged in at once."""
         password_hash = await self._admitted_hash(form)
         try:
-            async with self._context.db.transaction() as session:
-                concessionaire = await identity_store.concessionaire_by_code(session, concessionaire_code)
+            async with self._context.units.unit() as uow:
+                concessionaire = await identity_store.concessionaire_by_code(uow.session, concessionaire_code)
                 if concessionaire is None:
                     raise NotFound(
                         "concessionaire_not_found", f"No concessionaire has the code {concessionaire_code!r}."
                     )
-                player = await self._register(session, concessionaire.id, form, password_hash)
-                return await self._sessions.open(session, player.principal)
+                player = await self._register(uow.session, concessionaire.id, form, password_hash)
+                return await self._sessions.open(uow.session, player.principal)
         except IntegrityError:
             raise _already_registered() from None
 
@@ -67,36 +67,36 @@ class Accounts:
         """A concessionaire (its operator or partner system) registers one of its players."""
         password_hash = await self._admitted_hash(form)
         try:
-            async with self._context.db.transaction() as session:
-                await identity_store.require_concessionaire(session, concessionaire_id)
-                return await self._register(session, concessionaire_id, form, password_hash)
+            async with self._context.units.unit() as uow:
+                await identity_store.require_concessionaire(uow.session, concessionaire_id)
+                return await self._register(uow.session, concessionaire_id, form, password_hash)
         except IntegrityError:
             raise _already_registered() from None
 
     async def log_in_player(self, login: str, password: str, address: str) -> IssuedSession:
         """By nickname (any case) or email, from the client's `address` (throttling: service/login_guard.py).
         P-12.5: a banned player is refused, after the password check."""
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             player = await identity_store.player_by_login(session, login)
         await self._guard.check(address, player, password)
         assert player is not None
         new_hash = await self._rehashed(player.password_hash, password)
-        async with self._context.db.transaction() as session:
-            await refuse_if_banned(session, player.id, self._context.clock.now())
+        async with self._context.units.unit() as uow:
+            await refuse_if_banned(uow.session, player.id, self._context.clock.now())
             if new_hash:
-                await identity_store.update_player(session, player.id, password_hash=new_hash)
-            return await self._sessions.open(session, player.principal)
+                await identity_store.update_player(uow.session, player.id, password_hash=new_hash)
+            return await self._sessions.open(uow.session, player.principal)
 
     async def log_in_staff(self, email: str, password: str, address: str) -> IssuedSession:
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             staff = await identity_store.staff_by_email(session, email.strip().lower())
         await self._guard.check(address, staff, password)
         assert staff is not None
         new_hash = await self._rehashed(staff.password_hash, password)
-        async with self._context.db.transaction() as session:
+        async with self._context.units.unit() as uow:
             if new_hash:
-                await identity_store.update_staff(session, staff.id, password_hash=new_hash)
-            return await self._sessions.open(session, staff.principal)
+                await identity_store.update_staff(uow.session, staff.id, password_hash=new_hash)
+            return await self._sessions.open(uow.session, staff.principal)
 
     async def _admitted_hash(self, form: PlayerForm) -> str:
         """The password's hash, once the nickname is one this sign-up may take: checked first, since hashing is

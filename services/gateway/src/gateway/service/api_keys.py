@@ -36,20 +36,20 @@ class ApiKeys:
             created_by=by.subject_id,
             created_at=self._context.clock.now(),
         )
-        async with self._context.db.transaction() as session:
-            await identity_store.require_concessionaire(session, concessionaire_id)
-            await api_key_store.insert(session, record)
+        async with self._context.units.unit() as uow:
+            await identity_store.require_concessionaire(uow.session, concessionaire_id)
+            await api_key_store.insert(uow.session, record)
         return CreatedApiKey(record, new_key.key)
 
     async def of_concessionaire(self, by: Principal, concessionaire_id: str) -> list[ApiKeyRecord]:
         require_manages(by, concessionaire_id)
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             return await api_key_store.for_concessionaire(session, concessionaire_id)
 
     async def revoke(self, by: Principal, concessionaire_id: str, key_id: str) -> None:
         require_manages(by, concessionaire_id)
-        async with self._context.db.transaction() as session:
-            if not await api_key_store.revoke(session, key_id, concessionaire_id, self._context.clock.now()):
+        async with self._context.units.unit() as uow:
+            if not await api_key_store.revoke(uow.session, key_id, concessionaire_id, self._context.clock.now()):
                 raise NotFound("api_key_not_found", "The concessionaire has no such API key.")
 
     async def authenticate(self, key: str) -> Principal | None:
@@ -57,7 +57,7 @@ class ApiKeys:
         prefix = api_key_prefix(key)
         if prefix is None:
             return None
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             record = await api_key_store.by_prefix(session, prefix)
         if record is None or record.revoked_at is not None or not same_digest(key, record.secret_hash):
             return None

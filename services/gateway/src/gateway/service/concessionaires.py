@@ -21,28 +21,28 @@ class Concessionaires:
 
     async def create(self, code: str, name: str) -> ConcessionaireRecord:
         try:
-            async with self._context.db.transaction() as session:
-                if await identity_store.concessionaire_by_code(session, code) is not None:
+            async with self._context.units.unit() as uow:
+                if await identity_store.concessionaire_by_code(uow.session, code) is not None:
                     raise Conflict("concessionaire_code_taken", f"The code {code!r} is already in use.")
-                return await self._create(session, code, name)
+                return await self._create(uow.session, code, name)
         except IntegrityError:
             raise Conflict("concessionaire_code_taken", f"The code {code!r} is already in use.") from None
 
     async def ensure_demo(self) -> None:
         """Idempotent, and safe when several gateway instances start together."""
         try:
-            async with self._context.db.transaction() as session:
-                if await identity_store.concessionaire_by_code(session, DEMO_CODE) is None:
-                    await self._create(session, DEMO_CODE, DEMO_NAME)
+            async with self._context.units.unit() as uow:
+                if await identity_store.concessionaire_by_code(uow.session, DEMO_CODE) is None:
+                    await self._create(uow.session, DEMO_CODE, DEMO_NAME)
         except IntegrityError:
             pass  # another instance created it first
 
     async def get(self, concessionaire_id: str) -> ConcessionaireRecord:
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             return await identity_store.require_concessionaire(session, concessionaire_id)
 
     async def all(self) -> list[ConcessionaireRecord]:
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             return await identity_store.list_concessionaires(session)
 
     async def _create(self, session: AsyncSession, code: str, name: str) -> ConcessionaireRecord:

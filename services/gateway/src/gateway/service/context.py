@@ -11,6 +11,7 @@ from platform_kit.clock import Clock
 from platform_kit.db import Database
 from platform_kit.outbox import Outbox
 from platform_kit.sender import ConfirmedSender
+from platform_kit.unit_of_work import UnitsOfWork
 
 from gateway.adapters.access_tokens import AccessTokenCodec
 from gateway.adapters.passwords import PasswordHasher
@@ -28,3 +29,9 @@ class Context:
     secrets: SecretFactory
     refresh_ttl: timedelta
     house_key: str  # the internal token (gateway.domain.bot_names)
+
+    @property
+    def units(self) -> UnitsOfWork:
+        """Where use cases take their one transaction (`unit()`) or read session (`reading()`); they open none
+        on `db` themselves (`tests/test_kit_plumbing.py`)."""
+        return UnitsOfWork(self.db, self.outbox)

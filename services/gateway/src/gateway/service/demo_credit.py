@@ -14,8 +14,8 @@ import asyncio
 import logging
 
 from platform_kit.bus import Envelope
-from platform_kit.db import Database
 from platform_kit.events.gateway import PlayerRegistered
+from platform_kit.unit_of_work import UnitsOfWork
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gateway.adapters import identity_store
@@ -31,7 +31,7 @@ REFERENCE = "demo welcome credit"
 class DemoCredit:
     def __init__(
         self,
-        db: Database,
+        units: UnitsOfWork,
         wallet: WalletAccounts,
         *,
         amount: int,
@@ -39,7 +39,7 @@ class DemoCredit:
         retry_seconds: float = 2.0,
         attempts: int = 30,
     ) -> None:
-        self._db = db
+        self._units = units
         self._wallet = wallet
         self._amount = amount
         self._currency = currency
@@ -62,7 +62,7 @@ class DemoCredit:
             await self._credit(player_id)
 
     async def _credit(self, player_id: str) -> None:
-        async with self._db.sessions() as session:
+        async with self._units.reading() as session:
             player = await identity_store.get_player(session, player_id)
         if player is None:
             return

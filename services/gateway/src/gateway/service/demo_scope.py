@@ -9,8 +9,8 @@ players and their credit.
 
 from __future__ import annotations
 
-from platform_kit.db import Database
 from platform_kit.errors import Forbidden
+from platform_kit.unit_of_work import UnitsOfWork
 
 from gateway.adapters import identity_store
 from gateway.adapters.identity_store import PlayerRecord
@@ -22,8 +22,8 @@ CODE = "demo_player_real_pool"
 
 
 class DemoScope:
-    def __init__(self, db: Database, director: ServiceClient, *, standalone: bool) -> None:
-        self._db = db
+    def __init__(self, units: UnitsOfWork, director: ServiceClient, *, standalone: bool) -> None:
+        self._units = units
         self._director = director
         self._standalone = standalone
         self._demo_id: str | None = None  # once found: a concessionaire's id never changes
@@ -53,7 +53,7 @@ class DemoScope:
         if self._standalone:
             return False
         if self._demo_id is None:
-            async with self._db.sessions() as session:
+            async with self._units.reading() as session:
                 demo = await identity_store.concessionaire_by_code(session, DEMO_CODE)
             if demo is None:
                 return False

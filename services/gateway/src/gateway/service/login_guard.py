@@ -68,8 +68,8 @@ class LoginGuard:
             self._addresses.charge(address)
             raise invalid_credentials()
         assert account is not None
-        async with self._context.db.transaction() as session:
-            await login_failure_store.clear(session, account.id)
+        async with self._context.units.unit() as uow:
+            await login_failure_store.clear(uow.session, account.id)
 
     async def _count_attempt(self, subject_id: str) -> None:
         """Count the attempt as a failure if the account may be tried now; 429 if it must wait."""
@@ -83,12 +83,12 @@ class LoginGuard:
 
     async def _try_to_count(self, subject_id: str) -> bool:
         now = self._context.clock.now()
-        async with self._context.db.transaction() as session:
-            seen = await login_failure_store.get(session, subject_id)
+        async with self._context.units.unit() as uow:
+            seen = await login_failure_store.get(uow.session, subject_id)
             failures = 0
             if seen is not None:
                 wait = self._policy.wait(seen.count, seen.last_at, now)
                 if wait:
                     raise too_many_failed_logins(max(1, math.ceil(wait.total_seconds())))
                 failures = self._policy.failures(seen.count, seen.last_at, now)
-            return await login_failure_store.replace(session, subject_id, seen, failures + 1, now)
+            return await login_failure_store.replace(uow.session, subject_id, seen, failures + 1, now)

@@ -17,7 +17,7 @@ class Players:
         self._context = context
 
     async def get(self, by: Principal, player_id: str) -> PlayerRecord:
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             player = await identity_store.get_player(session, player_id)
         # Another concessionaire's player answers exactly like a missing one: their existence is not disclosed.
         if player is None or not by.may_see_player(player.id, player.concessionaire_id):
@@ -39,7 +39,7 @@ class Players:
         """P-12.5, for a registration a partner or operator makes on a player's behalf; a self-excluded player
         is refused too (issue 17)."""
         now = self._context.clock.now()
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             await refuse_unless_in_good_standing(session, player_id, now, own_session=False)
 
     async def page(
@@ -47,21 +47,21 @@ class Players:
     ) -> list[PlayerRecord]:
         """Operators and partners always get their own concessionaire's players; admins may filter by one."""
         scope = concessionaire_id if by.role is Role.ADMIN else by.concessionaire_id
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             return await identity_store.list_players(session, scope, limit=limit, offset=offset)
 
     async def change_email(self, by: Principal, player_id: str, email: str) -> PlayerRecord:
         player = await self.get(by, player_id)
         try:
-            async with self._context.db.transaction() as session:
-                if email != player.email and await identity_store.email_taken(session, email):
+            async with self._context.units.unit() as uow:
+                if email != player.email and await identity_store.email_taken(uow.session, email):
                     raise Conflict("email_taken", "An account with this email already exists.")
-                await identity_store.update_player(session, player_id, email=email)
+                await identity_store.update_player(uow.session, player_id, email=email)
         except IntegrityError:
             raise Conflict("email_taken", "An account with this email already exists.") from None
         return await self.get(by, player_id)
 
     async def nicknames(self, player_ids: list[str]) -> dict[str, str]:
         """P-11.5: what anyone may know of a player is the nickname."""
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             return await identity_store.nicknames(session, player_ids)

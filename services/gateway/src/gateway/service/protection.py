@@ -83,15 +83,15 @@ class PlayerProtection:
         self._wallet = wallet
 
     async def current(self, player: PlayerRecord) -> ProtectionRecord:
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             return await protection_store.get(session, player.id)
 
     async def self_exclude(self, by: Principal, player: PlayerRecord, term: ExclusionTerm) -> SelfExclusion:
         """In force at once; refused (409 `self_exclusion_in_force`) if it would end one in force early."""
         now = self._context.clock.now()
         exclusion = SelfExclusion.starting(term, now)
-        async with self._context.db.transaction() as session:
-            current = (await protection_store.get(session, player.id)).exclusion
+        async with self._context.units.unit() as uow:
+            current = (await protection_store.get(uow.session, player.id)).exclusion
             if not may_replace(current, exclusion, now):
                 assert current is not None
                 raise Conflict(
@@ -100,9 +100,9 @@ class PlayerProtection:
                     "in corso non può essere revocata né accorciata prima della scadenza.",
                     until=current.ends_at.isoformat() if current.ends_at else None,
                 )
-            await protection_store.put(session, player.id, now, **protection_store.exclusion_columns(exclusion))
+            await protection_store.put(uow.session, player.id, now, **protection_store.exclusion_columns(exclusion))
             change = ChangeRecord("self_exclusion", term.value, by.key, now, now, exclusion.ends_at)
-            await protection_store.record_change(session, player.id, change)
+            await protection_store.record_change(uow.session, player.id, change)
             event = PlayerSelfExcluded(
                 player_id=player.id,
                 concessionaire_id=player.concessionaire_id,
@@ -110,7 +110,7 @@ class PlayerProtection:
                 starts_at=now,
                 ends_at=exclusion.ends_at,
             )
-            await self._context.outbox.add(session, event)
+            await uow.publish(event)
         return exclusion
 
     async def set_session_rules(
@@ -119,17 +119,17 @@ class PlayerProtection:
         """Change the `SessionRules` fields named (None switches one off); one history row per real change.
         A new session limit applies to the session under way too."""
         now = self._context.clock.now()
-        async with self._context.db.transaction() as session:
-            rules = (await protection_store.get(session, player.id)).rules
+        async with self._context.units.unit() as uow:
+            rules = (await protection_store.get(uow.session, player.id)).rules
             new = replace(rules, **changes)
             for setting, field in _SESSION_SETTINGS:
                 after = getattr(new, field)
                 if getattr(rules, field) != after:
                     value = None if after is None else str(after)
                     change = ChangeRecord(setting, value, by.key, now, now, None)
-                    await protection_store.record_change(session, player.id, change)
-            await protection_store.put(session, player.id, now, **asdict(new))
-            return await protection_store.get(session, player.id)
+                    await protection_store.record_change(uow.session, player.id, change)
+            await protection_store.put(uow.session, player.id, now, **asdict(new))
+            return await protection_store.get(uow.session, player.id)
 
     async def net_result(self, player: PlayerRecord, since: datetime) -> dict[str, int]:
         path = f"/internal/v1/players/{player.id}/net-result"
@@ -139,7 +139,7 @@ class PlayerProtection:
 
     async def history(self, player: PlayerRecord) -> list[HistoryEntry]:
         """The gateway's settings and the wallet's deposit limits, newest first."""
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             own = await protection_store.history(session, player.id)
         entries = [
             HistoryEntry(

@@ -67,8 +67,8 @@ class Sessions:
         return IssuedSession(principal, access.token, access.expires_at, refresh_token, record.expires_at)
 
     async def refresh(self, refresh_token: str) -> IssuedSession:
-        async with self._context.db.transaction() as session:
-            outcome = await self._rotate(session, refresh_token)
+        async with self._context.units.unit() as uow:
+            outcome = await self._rotate(uow.session, refresh_token)
         # A refusal is raised only now, so that the family's revocation commits with the transaction.
         if isinstance(outcome, ProblemError):
             raise outcome
@@ -76,10 +76,10 @@ class Sessions:
 
     async def close(self, refresh_token: str) -> None:
         """Log out: end the token's family. Unknown or already-ended tokens are accepted silently."""
-        async with self._context.db.transaction() as session:
-            record = await session_store.by_hash(session, digest(refresh_token))
+        async with self._context.units.unit() as uow:
+            record = await session_store.by_hash(uow.session, digest(refresh_token))
             if record is not None:
-                await session_store.revoke_family(session, record.family_id, self._context.clock.now())
+                await session_store.revoke_family(uow.session, record.family_id, self._context.clock.now())
 
     async def _rotate(self, session: AsyncSession, refresh_token: str) -> IssuedSession | ProblemError:
         now = self._context.clock.now()

@@ -22,7 +22,7 @@ class Staff:
     async def ensure_admin(self, email: str, password: str) -> None:
         """The administrator from the settings, created once. Later changes to the configured password do not
         touch an existing account (it may have been changed since)."""
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             if await identity_store.staff_by_email(session, email) is not None:
                 return
         try:
@@ -32,7 +32,7 @@ class Staff:
             pass  # another gateway instance created it first
 
     async def create_operator(self, concessionaire_id: str, email: str, password: str) -> StaffRecord:
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             await identity_store.require_concessionaire(session, concessionaire_id)
         return await self._create(email, password, Role.OPERATOR, concessionaire_id)
 
@@ -46,10 +46,10 @@ class Staff:
             created_at=self._context.clock.now(),
         )
         try:
-            async with self._context.db.transaction() as session:
-                if await identity_store.staff_by_email(session, email) is not None:
+            async with self._context.units.unit() as uow:
+                if await identity_store.staff_by_email(uow.session, email) is not None:
                     raise Conflict("email_taken", "A staff member with this email already exists.")
-                await identity_store.insert_staff(session, record)
+                await identity_store.insert_staff(uow.session, record)
         except IntegrityError:
             raise Conflict("email_taken", "A staff member with this email already exists.") from None
         return record

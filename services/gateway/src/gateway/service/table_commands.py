@@ -41,7 +41,7 @@ class TableCommands:
         await self._send(command, table_id)
 
     async def chat(self, player_id: str, table_id: str, text: str) -> None:
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             standing = await standing_of(session, player_id, self._context.clock.now())
         if not standing.may_chat:
             raise ChatBanned()

@@ -11,17 +11,15 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from platform_kit.db import Database
 from platform_kit.events.table import PlayerConnection, command_routing_key
-from platform_kit.outbox import Outbox
+from platform_kit.unit_of_work import UnitsOfWork
 
 log = logging.getLogger(__name__)
 
 
 class TablePresenceReporter:
-    def __init__(self, db: Database, outbox: Outbox, shards: int, *, retry_seconds: float = 1.0) -> None:
-        self._db = db
-        self._outbox = outbox
+    def __init__(self, units: UnitsOfWork, shards: int, *, retry_seconds: float = 1.0) -> None:
+        self._units = units
         self._shards = shards
         self._retry_seconds = retry_seconds
         self._pending: asyncio.Queue[PlayerConnection] = asyncio.Queue()
@@ -47,5 +45,5 @@ class TablePresenceReporter:
 
     async def _write(self, command: PlayerConnection) -> None:
         routing_key = command_routing_key(command, command.table_id, self._shards)
-        async with self._db.transaction() as session:
-            await self._outbox.add(session, command, routing_key=routing_key)
+        async with self._units.unit() as uow:
+            await uow.publish(command, routing_key=routing_key)

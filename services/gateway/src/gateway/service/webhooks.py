@@ -73,19 +73,19 @@ class Webhooks:
             created_by=by.key,
             created_at=self._context.clock.now(),
         )
-        async with self._context.db.transaction() as session:
-            await identity_store.require_concessionaire(session, concessionaire_id)
-            await webhook_store.insert_endpoint(session, record)
+        async with self._context.units.unit() as uow:
+            await identity_store.require_concessionaire(uow.session, concessionaire_id)
+            await webhook_store.insert_endpoint(uow.session, record)
         return WithSecret(record, secret)
 
     async def of_concessionaire(self, by: Principal, concessionaire_id: str) -> list[EndpointRecord]:
         require_manages(by, concessionaire_id)
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             return await webhook_store.endpoints_of(session, concessionaire_id)
 
     async def get(self, by: Principal, concessionaire_id: str, endpoint_id: str) -> EndpointRecord:
         require_manages(by, concessionaire_id)
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             return await _endpoint(session, concessionaire_id, endpoint_id)
 
     async def change(
@@ -100,24 +100,24 @@ class Webhooks:
             values["event_types"] = _types(change.event_types)
         if change.description is not None:
             values["description"] = change.description
-        async with self._context.db.transaction() as session:
-            endpoint = await _endpoint(session, concessionaire_id, endpoint_id)
+        async with self._context.units.unit() as uow:
+            endpoint = await _endpoint(uow.session, concessionaire_id, endpoint_id)
             if change.enabled is True:
                 values.update(enabled=True, disabled_reason=None, disabled_at=None, failing_since=None)
             elif change.enabled is False and endpoint.enabled:  # disabling twice keeps the first reason and time
                 values.update(enabled=False, disabled_reason="by_request", disabled_at=self._context.clock.now())
             if values:
-                await webhook_store.update_endpoint(session, endpoint_id, **values)
-            endpoint = await _endpoint(session, concessionaire_id, endpoint_id)
+                await webhook_store.update_endpoint(uow.session, endpoint_id, **values)
+            endpoint = await _endpoint(uow.session, concessionaire_id, endpoint_id)
         if change.enabled:
             self._wake()
         return endpoint
 
     async def delete(self, by: Principal, concessionaire_id: str, endpoint_id: str) -> None:
         require_manages(by, concessionaire_id)
-        async with self._context.db.transaction() as session:
-            await _endpoint(session, concessionaire_id, endpoint_id)
-            await webhook_store.delete_endpoint(session, endpoint_id)
+        async with self._context.units.unit() as uow:
+            await _endpoint(uow.session, concessionaire_id, endpoint_id)
+            await webhook_store.delete_endpoint(uow.session, endpoint_id)
 
     async def rotate(self, by: Principal, concessionaire_id: str, endpoint_id: str, overlap: timedelta) -> WithSecret:
         """A new secret signs at once; the one it replaces signs too until `overlap` is over (0: at once no
@@ -127,16 +127,16 @@ class Webhooks:
             raise ProblemError("overlap_out_of_range", "The overlap is 0 to 7 days.", status=422)
         secret = self._new_secret()
         now = self._context.clock.now()
-        async with self._context.db.transaction() as session:
-            endpoint = await _endpoint(session, concessionaire_id, endpoint_id)
+        async with self._context.units.unit() as uow:
+            endpoint = await _endpoint(uow.session, concessionaire_id, endpoint_id)
             await webhook_store.update_endpoint(
-                session,
+                uow.session,
                 endpoint_id,
                 secret=secret,
                 previous_secret=endpoint.secret,
                 previous_secret_until=now + overlap,
             )
-            endpoint = await _endpoint(session, concessionaire_id, endpoint_id)
+            endpoint = await _endpoint(uow.session, concessionaire_id, endpoint_id)
         return WithSecret(endpoint, secret)
 
     async def deliveries(
@@ -150,7 +150,7 @@ class Webhooks:
         before: int | None,
     ) -> list[DeliveryRecord]:
         require_manages(by, concessionaire_id)
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             await _endpoint(session, concessionaire_id, endpoint_id)
             return await webhook_store.deliveries_of(session, endpoint_id, status=status, limit=limit, before=before)
 
@@ -158,11 +158,11 @@ class Webhooks:
         """Sent again with the same event id (the partner's deduplication still holds), in its original place
         in the endpoint's order."""
         require_manages(by, concessionaire_id)
-        async with self._context.db.transaction() as session:
-            await _endpoint(session, concessionaire_id, endpoint_id)
-            if not await webhook_store.replay(session, endpoint_id, self._context.clock.now(), seq=seq):
+        async with self._context.units.unit() as uow:
+            await _endpoint(uow.session, concessionaire_id, endpoint_id)
+            if not await webhook_store.replay(uow.session, endpoint_id, self._context.clock.now(), seq=seq):
                 raise NotFound("webhook_delivery_not_found", "The endpoint has no such delivery.")
-            delivery = await webhook_store.get_delivery(session, endpoint_id, seq)
+            delivery = await webhook_store.get_delivery(uow.session, endpoint_id, seq)
         assert delivery is not None
         self._wake()
         return delivery
@@ -174,9 +174,11 @@ class Webhooks:
         require_manages(by, concessionaire_id)
         if end <= start:
             raise ProblemError("replay_range_empty", "`until` must come after `since`.", status=422)
-        async with self._context.db.transaction() as session:
-            await _endpoint(session, concessionaire_id, endpoint_id)
-            count = await webhook_store.replay(session, endpoint_id, self._context.clock.now(), between=(start, end))
+        async with self._context.units.unit() as uow:
+            await _endpoint(uow.session, concessionaire_id, endpoint_id)
+            count = await webhook_store.replay(
+                uow.session, endpoint_id, self._context.clock.now(), between=(start, end)
+            )
         self._wake()
         return count
 
@@ -192,10 +194,10 @@ class Webhooks:
             concessionaire_id=concessionaire_id,
             data={"endpoint_id": endpoint_id},
         )
-        async with self._context.db.transaction() as session:
-            await _endpoint(session, concessionaire_id, endpoint_id)
+        async with self._context.units.unit() as uow:
+            await _endpoint(uow.session, concessionaire_id, endpoint_id)
             await webhook_store.insert_delivery(
-                session,
+                uow.session,
                 endpoint_id=endpoint_id,
                 event_id=event_id,
                 event_type=PING,
@@ -203,14 +205,14 @@ class Webhooks:
                 created_at=now,
                 next_attempt_at=now,
             )
-            delivery = await webhook_store.get_delivery(session, endpoint_id, event_id=event_id)
+            delivery = await webhook_store.get_delivery(uow.session, endpoint_id, event_id=event_id)
         assert delivery is not None
         self._wake()
         return delivery
 
     async def notices(self, by: Principal, concessionaire_id: str, limit: int) -> list[NoticeRecord]:
         require_manages(by, concessionaire_id)
-        async with self._context.db.sessions() as session:
+        async with self._context.units.reading() as session:
             return await webhook_store.notices_of(session, concessionaire_id, limit)
 
     def _checked(self, url: str) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from platform_kit.clock import Clock
-from platform_kit.db import Database
+from platform_kit.unit_of_work import UnitsOfWork
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gateway.adapters import webhook_store
@@ -40,7 +40,7 @@ NOTICE_IT = (
 class WebhookDispatcher:
     def __init__(
         self,
-        db: Database,
+        units: UnitsOfWork,
         clock: Clock,
         sender: WebhookSender,
         retry: RetryPolicy,
@@ -50,7 +50,7 @@ class WebhookDispatcher:
         lease: timedelta,
         batch: int = 50,
     ) -> None:
-        self._db = db
+        self._units = units
         self._clock = clock
         self._sender = sender
         self._retry = retry
@@ -75,7 +75,7 @@ class WebhookDispatcher:
 
     async def dispatch_due(self) -> int:
         """One round; the number of attempts made."""
-        async with self._db.sessions() as session:
+        async with self._units.reading() as session:
             heads = await webhook_store.due_heads(session, self._clock.now(), self._batch)
         made = await asyncio.gather(*(self._attempt(head) for head in heads))
         return sum(made)
@@ -105,19 +105,19 @@ class WebhookDispatcher:
 
     async def _claim(self, head: DeliveryRecord) -> tuple[EndpointRecord, DeliveryRecord] | None:
         now = self._clock.now()
-        async with self._db.transaction() as session:
-            if not await webhook_store.claim(session, head.endpoint_id, now, now + self._lease):
+        async with self._units.unit() as uow:
+            if not await webhook_store.claim(uow.session, head.endpoint_id, now, now + self._lease):
                 return None
-            endpoint = await webhook_store.endpoint_by_id(session, head.endpoint_id)
-            delivery = await webhook_store.get_delivery(session, head.endpoint_id, head.seq)
+            endpoint = await webhook_store.endpoint_by_id(uow.session, head.endpoint_id)
+            delivery = await webhook_store.get_delivery(uow.session, head.endpoint_id, head.seq)
         if endpoint is None or delivery is None or delivery.status != PENDING:
             await self._release(head.endpoint_id)  # sent meanwhile by another instance, or deleted
             return None
         return endpoint, delivery
 
     async def _release(self, endpoint_id: str) -> None:
-        async with self._db.transaction() as session:
-            await webhook_store.update_endpoint(session, endpoint_id, lease_until=None)
+        async with self._units.unit() as uow:
+            await webhook_store.update_endpoint(uow.session, endpoint_id, lease_until=None)
 
     async def _record(
         self, endpoint: EndpointRecord, delivery: DeliveryRecord, answer: Answer, *, attempted_at: datetime
@@ -131,7 +131,7 @@ class WebhookDispatcher:
             "last_error": answer.error,
         }
         endpoint_values: dict[str, object] = {"lease_until": None}
-        async with self._db.transaction() as session:
+        async with self._units.unit() as uow:
             if answer.ok:
                 outcome.update(status=DELIVERED, delivered_at=now)
                 endpoint_values["failing_since"] = None
@@ -141,9 +141,9 @@ class WebhookDispatcher:
                 endpoint_values["failing_since"] = failing_since
                 if self._retry.should_disable(failing_since, now):
                     endpoint_values.update(enabled=False, disabled_reason="failing", disabled_at=now)
-                    await self._tell_partner(session, endpoint, failing_since)
-            await webhook_store.update_delivery(session, delivery.seq, **outcome)
-            await webhook_store.update_endpoint(session, endpoint.id, **endpoint_values)
+                    await self._tell_partner(uow.session, endpoint, failing_since)
+            await webhook_store.update_delivery(uow.session, delivery.seq, **outcome)
+            await webhook_store.update_endpoint(uow.session, endpoint.id, **endpoint_values)
 
     def _after_failure(self, delivery: DeliveryRecord, now: datetime) -> dict[str, object]:
         first = delivery.first_attempt_at or now

@@ -40,7 +40,7 @@ def wire_webhooks(
     )
     sender = WebhookSender(urls, timeout=settings.webhook_timeout_seconds, transport=transport, resolver=resolver)
     dispatcher = WebhookDispatcher(
-        runtime.db,
+        runtime.units,
         context.clock,
         sender,
         retry,

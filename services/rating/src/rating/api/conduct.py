@@ -21,7 +21,9 @@ from rating.api.schemas import (
     gravity_of,
 )
 from rating.domain import OffenceKind, SanctionContext
-from rating.service import reports, sanctions, standing
+from rating.service import reports, standing
+from rating.service.commands import DecideAppeal, DecideSanction, Decision, DismissReport, FileAppeal, FileReport
+from rating.service.handlers import handle
 
 router = APIRouter(prefix="/internal/v1", tags=["conduct"], dependencies=[Depends(require_internal_token)])
 
@@ -29,13 +31,15 @@ router = APIRouter(prefix="/internal/v1", tags=["conduct"], dependencies=[Depend
 @router.post("/reports", response_model=ReportOut, status_code=201)
 async def file_report(body: ReportIn, principal: PrincipalDep, context: ContextDep) -> ReportOut:
     """A player reports an offence (P-12.2), or staff record a check of their concessionaire's."""
-    stored = await reports.file_report(
+    stored = await handle(
         context,
-        principal,
-        offender_id=body.offender_id,
-        offence=body.offence,
-        tournament_id=body.tournament_id,
-        description=body.description,
+        FileReport(
+            principal,
+            offender_id=body.offender_id,
+            offence=body.offence,
+            tournament_id=body.tournament_id,
+            description=body.description,
+        ),
     )
     return ReportOut.of(stored)
 
@@ -56,7 +60,7 @@ async def list_reports(
 @router.post("/reports/{report_id}/dismissal", response_model=ReportOut)
 async def dismiss_report(report_id: str, principal: PrincipalDep, context: ContextDep) -> ReportOut:
     """Staff: no offence found; the report closes without a sanction."""
-    return ReportOut.of(await reports.dismiss_report(context, principal, report_id))
+    return ReportOut.of(await handle(context, DismissReport(principal, report_id)))
 
 
 @router.get("/players/{player_id}/conduct", response_model=ConductOut)
@@ -85,7 +89,7 @@ async def sanctions_of_player(player_id: str, principal: PrincipalDep, context: 
 async def decide_sanction(body: DecisionIn, principal: PrincipalDep, context: ContextDep) -> SanctionOut:
     """Staff: impose a sanction of P-12.3 (during a tournament) or P-12.4 (after); publishes
     `rating.sanction.decided` for the gateway, the director and the table engine."""
-    decision = sanctions.Decision(
+    decision = Decision(
         report_ids=tuple(body.report_ids),
         kind=body.kind,
         context=body.context,
@@ -98,7 +102,7 @@ async def decide_sanction(body: DecisionIn, principal: PrincipalDep, context: Co
         entries_forfeit=body.entries_forfeit,
         reason=body.reason,
     )
-    return SanctionOut.of(await sanctions.decide(context, principal, decision))
+    return SanctionOut.of(await handle(context, DecideSanction(principal, decision)))
 
 
 @router.get("/sanctions/{sanction_id}", response_model=SanctionOut)
@@ -109,7 +113,7 @@ async def get_sanction(sanction_id: str, principal: PrincipalDep, context: Conte
 @router.post("/sanctions/{sanction_id}/appeal", response_model=SanctionOut, status_code=201)
 async def file_appeal(sanction_id: str, body: AppealIn, principal: PrincipalDep, context: ContextDep) -> SanctionOut:
     """The sanctioned player appeals, once; the sanction stays in force until the appeal is decided."""
-    return SanctionOut.of(await sanctions.file_appeal(context, principal, sanction_id, body.grounds))
+    return SanctionOut.of(await handle(context, FileAppeal(principal, sanction_id, body.grounds)))
 
 
 @router.post("/sanctions/{sanction_id}/appeal/decision", response_model=SanctionOut)
@@ -117,4 +121,4 @@ async def decide_appeal(
     sanction_id: str, body: AppealDecisionIn, principal: PrincipalDep, context: ContextDep
 ) -> SanctionOut:
     """Staff decide the appeal; an overturned sanction is lifted (`rating.sanction.lifted`)."""
-    return SanctionOut.of(await sanctions.decide_appeal(context, principal, sanction_id, body.outcome))
+    return SanctionOut.of(await handle(context, DecideAppeal(principal, sanction_id, body.outcome)))

@@ -7,8 +7,9 @@ from platform_kit.internal_api import require_internal_token
 
 from rating.api.deps import ContextDep
 from rating.api.schemas import ExpiryRunOut, TierRunIn, TierRunOut
-from rating.service.sanctions import lift_expired
-from rating.service.tiers import close_day
+from rating.service.commands import CloseDay
+from rating.service.handlers import handle
+from rating.service.jobs import lift_expired
 
 router = APIRouter(prefix="/internal/v1/jobs", tags=["operations"], dependencies=[Depends(require_internal_token)])
 
@@ -17,7 +18,7 @@ router = APIRouter(prefix="/internal/v1/jobs", tags=["operations"], dependencies
 async def run_tier_job(body: TierRunIn, context: ContextDep) -> TierRunOut:
     """Close a day: compute every player's tier from the ratings at its end and publish the changes.
     Idempotent: a second run of the same day publishes only what results arrived since changed."""
-    run = await close_day(context, body.day or context.yesterday())
+    run = await handle(context, CloseDay(body.day or context.yesterday()))
     return TierRunOut(day=run.day, active_count=run.active_count, changes=run.changes)
 
 

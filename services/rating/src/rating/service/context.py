@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from platform_kit.clock import Clock
 from platform_kit.db import Database
 from platform_kit.outbox import Outbox
+from platform_kit.unit_of_work import UnitsOfWork
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,12 @@ class Context:
     outbox: Outbox
     clock: Clock
     zone: ZoneInfo
+
+    @property
+    def units(self) -> UnitsOfWork:
+        """Where use cases take their one transaction (`unit()`) or read session (`reading()`); they open none
+        on `db` themselves (`tests/test_kit_plumbing.py`)."""
+        return UnitsOfWork(self.db, self.outbox)
 
     def now(self) -> datetime:
         """In UTC, as every instant is stored."""

@@ -26,7 +26,7 @@ async def eligibility(
 ) -> EligibilityAnswer:
     now = context.now()
     # Reads only: no transaction on PostgreSQL (three round trips, not five; every registration asks).
-    async with context.db.sessions() as session:
+    async with context.units.reading() as session:
         tier, _ = await tier_in_force(session, player_id)
         player = await find_player(session, player_id)
         records = [stored.record for stored in await sanctions_of(session, player_id)]

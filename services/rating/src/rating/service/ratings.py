@@ -37,11 +37,11 @@ async def live_leaderboard_page(context: Context, page: int, size: int) -> Stand
     """The standing as of now (issue 15, item 10): every active player on today's rating, ranked, with the tier
     that rank would give; the tiers in force change only when the day closes (`tiers_recomputed_at`)."""
     today = context.today()
-    async with context.db.transaction() as session:
-        board = Leaderboard.build(await all_summaries(session), today, depth=page * size)
+    async with context.units.unit() as uow:
+        board = Leaderboard.build(await all_summaries(uow.session), today, depth=page * size)
         entries = board.page(page, size).entries
-        names = await nicknames_of(session, [entry.player_id for entry in entries])
-        latest = await latest_tier_day(session)
+        names = await nicknames_of(uow.session, [entry.player_id for entry in entries])
+        latest = await latest_tier_day(uow.session)
     standings = [Standing(e.rank, names.get(e.player_id), e.rating, e.tier) for e in entries]
     return StandingsPage(
         today,
@@ -57,12 +57,12 @@ async def live_leaderboard_page(context: Context, page: int, size: int) -> Stand
 
 async def leaderboard_page(context: Context, page: int, size: int) -> StandingsPage:
     """The standings of the last closed day, the same day the tiers in force come from."""
-    async with context.db.transaction() as session:
-        latest = await latest_tier_day(session)
+    async with context.units.unit() as uow:
+        latest = await latest_tier_day(uow.session)
         if latest is None:
             return StandingsPage(None, page, size, 0, [], tiers_recomputed_at=next_tier_run(context))
         first = (page - 1) * size + 1
-        standings = await standings_between(session, latest.day, first, first + size - 1)
+        standings = await standings_between(uow.session, latest.day, first, first + size - 1)
     return StandingsPage(
         latest.day,
         page,
@@ -97,11 +97,11 @@ class PlayerRating:
 async def player_rating(context: Context, player_id: str, day: date | None) -> PlayerRating:
     """The rating on `day` (default: today) is a query over the award history: nothing decays in the database."""
     day = day or context.today()
-    async with context.db.transaction() as session:
-        recorded = [r for r in await history_of(session, player_id) if r.award.day <= day]
-        tier, since = await tier_in_force(session, player_id)
-        latest = await latest_tier_day(session)
-        rank = None if latest is None else await rank_of(session, latest.day, player_id)
+    async with context.units.unit() as uow:
+        recorded = [r for r in await history_of(uow.session, player_id) if r.award.day <= day]
+        tier, since = await tier_in_force(uow.session, player_id)
+        latest = await latest_tier_day(uow.session)
+        rank = None if latest is None else await rank_of(uow.session, latest.day, player_id)
     summary = RatingSummary(player_id)
     history: list[HistoryStep] = []
     for _, same_day in groupby(recorded, key=lambda r: r.award.day):

@@ -3,19 +3,16 @@ bus for the services that enforce them: the gateway (bans), the director (disqua
 penalties, cancelled registrations) and the table engine (chat bans).
 
 `rating.sanction.decided` is published when a sanction is imposed; `rating.sanction.lifted` when a temporary
-one reaches its end (reason `expired`, by the background sweep) or any one is overturned on appeal.
+one reaches its end (reason `expired`, by the background sweep, `jobs.lift_expired`) or any one is overturned on appeal.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import uuid
-from dataclasses import dataclass
-from datetime import timedelta
 
 from platform_kit.errors import Conflict, NotFound
 from platform_kit.events.rating import SanctionDecided, SanctionLifted
+from platform_kit.unit_of_work import UnitOfWork
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rating.adapters.conduct import (
@@ -34,82 +31,57 @@ from rating.adapters.conduct import (
 )
 from rating.domain import (
     AppealOutcome,
-    BanScope,
-    Gravity,
-    OffenceKind,
     Sanction,
-    SanctionContext,
-    SanctionKind,
     SanctionRecord,
     conduct_history,
     impose,
 )
+from rating.service.commands import DecideAppeal, DecideSanction, FileAppeal, LiftDueSanctions
 from rating.service.context import Context
-from rating.service.principals import Principal
-
-log = logging.getLogger(__name__)
-EXPIRY_BATCH = 200
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """What the staff decide on one or more reports about a player; the domain refuses what P-12 does not allow."""
-
-    report_ids: tuple[str, ...]
-    kind: SanctionKind
-    context: SanctionContext
-    offence: OffenceKind
-    gravity: Gravity
-    tournament_id: str | None = None
-    duration: timedelta | None = None
-    ban_scope: BanScope | None = None
-    ranking_penalty_positions: int = 0
-    entries_forfeit: bool = False
-    reason: str = ""
-
-
-async def decide(context: Context, principal: Principal, decision: Decision) -> StoredSanction:
+async def decide(context: Context, uow: UnitOfWork, command: DecideSanction) -> StoredSanction:
+    principal, decision = command.principal, command.decision
     principal.require_staff()
     now = context.now()
-    async with context.db.transaction() as session:
-        found = await reports_by_id(session, decision.report_ids)
-        missing = sorted(set(decision.report_ids) - found.keys())
-        if missing:
-            raise NotFound("rating.report_unknown", "Some reports do not exist.", report_ids=missing)
-        for stored in found.values():
-            principal.require_manages(stored.concessionaire_id)
-            if stored.status is ReportStatus.DISMISSED:
-                raise Conflict("rating.report_dismissed", f"Report {stored.report.report_id} was dismissed.")
-        reports = [found[report_id].report for report_id in dict.fromkeys(decision.report_ids)]
-        sanction = impose(
-            reports,
-            sanction_id=uuid.uuid4().hex,
-            kind=decision.kind,
-            context=decision.context,
-            offence=decision.offence,
-            gravity=decision.gravity,
-            decided_at=now,
-            decided_by=principal.subject_id,
-            # A player comes through their own concessionaire's room: where a room ban applies.
-            room_id=found[reports[0].report_id].concessionaire_id,
-            tournament_id=decision.tournament_id,
-            duration=decision.duration,
-            ban_scope=decision.ban_scope,
-            ranking_penalty_positions=decision.ranking_penalty_positions,
-            entries_forfeit=decision.entries_forfeit,
-            reason=decision.reason,
-        )
-        history = conduct_history(
-            sanction.player_id,
-            await reports_about(session, sanction.player_id),
-            [s.record for s in await sanctions_of(session, sanction.player_id)],
-            now,
-        )
-        stored_sanction = StoredSanction(SanctionRecord(sanction), history.repetitions(sanction.offence))
-        await insert_sanction(session, stored_sanction)
-        still_open = [r.report_id for r in reports if found[r.report_id].status is ReportStatus.OPEN]
-        await close_reports(session, still_open, ReportStatus.SANCTIONED, principal.subject_id, now)
-        await context.outbox.add(session, decided_event(sanction))
+    found = await reports_by_id(uow.session, decision.report_ids)
+    missing = sorted(set(decision.report_ids) - found.keys())
+    if missing:
+        raise NotFound("rating.report_unknown", "Some reports do not exist.", report_ids=missing)
+    for stored in found.values():
+        principal.require_manages(stored.concessionaire_id)
+        if stored.status is ReportStatus.DISMISSED:
+            raise Conflict("rating.report_dismissed", f"Report {stored.report.report_id} was dismissed.")
+    reports = [found[report_id].report for report_id in dict.fromkeys(decision.report_ids)]
+    sanction = impose(
+        reports,
+        sanction_id=uuid.uuid4().hex,
+        kind=decision.kind,
+        context=decision.context,
+        offence=decision.offence,
+        gravity=decision.gravity,
+        decided_at=now,
+        decided_by=principal.subject_id,
+        # A player comes through their own concessionaire's room: where a room ban applies.
+        room_id=found[reports[0].report_id].concessionaire_id,
+        tournament_id=decision.tournament_id,
+        duration=decision.duration,
+        ban_scope=decision.ban_scope,
+        ranking_penalty_positions=decision.ranking_penalty_positions,
+        entries_forfeit=decision.entries_forfeit,
+        reason=decision.reason,
+    )
+    history = conduct_history(
+        sanction.player_id,
+        await reports_about(uow.session, sanction.player_id),
+        [s.record for s in await sanctions_of(uow.session, sanction.player_id)],
+        now,
+    )
+    stored_sanction = StoredSanction(SanctionRecord(sanction), history.repetitions(sanction.offence))
+    await insert_sanction(uow.session, stored_sanction)
+    still_open = [r.report_id for r in reports if found[r.report_id].status is ReportStatus.OPEN]
+    await close_reports(uow.session, still_open, ReportStatus.SANCTIONED, principal.subject_id, now)
+    await uow.publish(decided_event(sanction))
     return stored_sanction
 
 
@@ -130,32 +102,28 @@ def decided_event(sanction: Sanction) -> SanctionDecided:
     )
 
 
-async def file_appeal(context: Context, principal: Principal, sanction_id: str, grounds: str) -> StoredSanction:
+async def file_appeal(context: Context, uow: UnitOfWork, command: FileAppeal) -> StoredSanction:
     """The sanctioned player appeals (or staff record it for them); the sanction stays in force meanwhile."""
-    async with context.db.transaction() as session:
-        stored = await _sanction(session, sanction_id)
-        sanction = stored.record.sanction
-        if not principal.may_see(sanction.player_id, sanction.room_id):
-            raise NotFound("rating.sanction_unknown", f"No sanction {sanction_id}.")
-        record = stored.record.file_appeal(context.now(), grounds)
-        await save_appeal(session, record)
+    stored = await _sanction(uow.session, command.sanction_id)
+    sanction = stored.record.sanction
+    if not command.principal.may_see(sanction.player_id, sanction.room_id):
+        raise NotFound("rating.sanction_unknown", f"No sanction {command.sanction_id}.")
+    record = stored.record.file_appeal(context.now(), command.grounds)
+    await save_appeal(uow.session, record)
     return StoredSanction(record, stored.prior_sanctions, stored.lifted_at, stored.lifted_reason)
 
 
-async def decide_appeal(
-    context: Context, principal: Principal, sanction_id: str, outcome: AppealOutcome
-) -> StoredSanction:
+async def decide_appeal(context: Context, uow: UnitOfWork, command: DecideAppeal) -> StoredSanction:
     """Staff decide an open appeal; an overturned sanction stops at once and is announced as lifted."""
     now = context.now()
-    async with context.db.transaction() as session:
-        stored = await _sanction(session, sanction_id)
-        principal.require_manages(stored.record.sanction.room_id)
-        record = stored.record.decide_appeal(outcome, now, principal.subject_id)
-        await save_appeal(session, record)
-        if outcome is AppealOutcome.SANCTION_UPHELD:
-            return StoredSanction(record, stored.prior_sanctions, stored.lifted_at, stored.lifted_reason)
-        await mark_lifted(session, [sanction_id], LiftReason.OVERTURNED_ON_APPEAL, now)
-        await context.outbox.add(session, lifted_event(record.sanction, LiftReason.OVERTURNED_ON_APPEAL))
+    stored = await _sanction(uow.session, command.sanction_id)
+    command.principal.require_manages(stored.record.sanction.room_id)
+    record = stored.record.decide_appeal(command.outcome, now, command.principal.subject_id)
+    await save_appeal(uow.session, record)
+    if command.outcome is AppealOutcome.SANCTION_UPHELD:
+        return StoredSanction(record, stored.prior_sanctions, stored.lifted_at, stored.lifted_reason)
+    await mark_lifted(uow.session, [command.sanction_id], LiftReason.OVERTURNED_ON_APPEAL, now)
+    await uow.publish(lifted_event(record.sanction, LiftReason.OVERTURNED_ON_APPEAL))
     return StoredSanction(record, stored.prior_sanctions, now, LiftReason.OVERTURNED_ON_APPEAL)
 
 
@@ -172,23 +140,11 @@ def lifted_event(sanction: Sanction, reason: LiftReason) -> SanctionLifted:
     )
 
 
-async def lift_expired(context: Context) -> int:
-    """Lift (and announce) every temporary sanction whose end has come; returns how many."""
-    lifted = 0
-    while True:
-        now = context.now()
-        async with context.db.transaction() as session:
-            due = await due_for_expiry(session, now, EXPIRY_BATCH)
-            await mark_lifted(session, [s.record.sanction.sanction_id for s in due], LiftReason.EXPIRED, now)
-            for stored in due:
-                await context.outbox.add(session, lifted_event(stored.record.sanction, LiftReason.EXPIRED))
-        lifted += len(due)
-        if len(due) < EXPIRY_BATCH:
-            return lifted
-
-
-async def run_expiry_job(context: Context, interval_seconds: float) -> None:
-    while True:
-        if count := await lift_expired(context):
-            log.info("expired sanctions lifted", extra={"count": count})
-        await asyncio.sleep(interval_seconds)
+async def lift_due(context: Context, uow: UnitOfWork, command: LiftDueSanctions) -> int:
+    """One batch of the sweep (`jobs.lift_expired`): lift and announce the sanctions whose end has come."""
+    now = context.now()
+    due = await due_for_expiry(uow.session, now, command.limit)
+    await mark_lifted(uow.session, [s.record.sanction.sanction_id for s in due], LiftReason.EXPIRED, now)
+    for stored in due:
+        await uow.publish(lifted_event(stored.record.sanction, LiftReason.EXPIRED))
+    return len(due)

@@ -4,21 +4,17 @@ Closing day D ranks every player on their rating at the end of D, stores the day
 force for each player whose tier changed (with a `rating.tier.changed` event each, in the same transaction),
 and the public standings of D. Running D again publishes only what changed since (nothing, unless results
 dated on or before D arrived in between); a day before the last closed one is refused, as the tiers in
-force must never go back in time. There is no other way to set a tier (P-11.6).
-
-In the background the job closes yesterday as soon as it is not closed yet: at midnight in the reference
-zone, or at start-up after a pause (days missed in between are skipped: only the latest day's tiers count).
+force must never go back in time. There is no other way to set a tier (P-11.6). When it runs: `jobs`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from dataclasses import dataclass
 from datetime import date
 
 from platform_kit.errors import Conflict, ProblemError
 from platform_kit.events.rating import TierChanged
+from platform_kit.unit_of_work import UnitOfWork
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from rating.adapters.ratings import all_summaries, awards_of_players
@@ -39,6 +35,7 @@ from rating.domain import (
     summarize,
     tier_changes,
 )
+from rating.service.commands import CloseDay, TierRun
 from rating.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -47,46 +44,38 @@ log = logging.getLogger(__name__)
 TIER_RUN_LOCK = 0x7261_7469_6E67
 
 
-@dataclass(frozen=True, slots=True)
-class TierRun:
-    day: date
-    active_count: int
-    changes: int
-
-
-async def close_day(context: Context, day: date) -> TierRun:
+async def close_day(context: Context, uow: UnitOfWork, command: CloseDay) -> TierRun:
     """Compute and publish the tiers of `day` (idempotent)."""
+    day = command.day
     if day >= context.today():
         raise ProblemError(
             "rating.day_not_closed", f"{day} has not closed yet in {context.zone.key}.", status=422, day=day.isoformat()
         )
-    async with context.db.transaction() as session:
-        await lock_for_transaction(session, TIER_RUN_LOCK)
-        latest = await latest_tier_day(session)
-        if latest is not None and day < latest.day:
-            raise Conflict(
-                "rating.tier_day_superseded",
-                f"Tiers are already in force for {latest.day}; they cannot be recomputed for an earlier day.",
-                latest_day=latest.day.isoformat(),
-            )
-        summaries = await summaries_at_end_of(session, day)
-        table = compute_tiers(summaries, day)
-        before = TierTable(latest or TierCutoffs(day, 0, ()), await tiers_in_force(session))
-        changes = tier_changes(before, table)
-        await save_tier_changes(session, changes, day)
-        for change in changes:
-            await context.outbox.add(
-                session,
-                TierChanged(
-                    player_id=change.player_id,
-                    previous=change.before.value,
-                    current=change.after.value,
-                    as_of_day=day.isoformat(),
-                ),
-            )
-        board = Leaderboard.build(summaries, day)
-        await replace_standings(session, day, board.page(1, board.active_count).entries if board.active_count else ())
-        await save_tier_day(session, table.cutoffs, context.now())
+    await lock_for_transaction(uow.session, TIER_RUN_LOCK)
+    latest = await latest_tier_day(uow.session)
+    if latest is not None and day < latest.day:
+        raise Conflict(
+            "rating.tier_day_superseded",
+            f"Tiers are already in force for {latest.day}; they cannot be recomputed for an earlier day.",
+            latest_day=latest.day.isoformat(),
+        )
+    summaries = await summaries_at_end_of(uow.session, day)
+    table = compute_tiers(summaries, day)
+    before = TierTable(latest or TierCutoffs(day, 0, ()), await tiers_in_force(uow.session))
+    changes = tier_changes(before, table)
+    await save_tier_changes(uow.session, changes, day)
+    for change in changes:
+        await uow.publish(
+            TierChanged(
+                player_id=change.player_id,
+                previous=change.before.value,
+                current=change.after.value,
+                as_of_day=day.isoformat(),
+            ),
+        )
+    board = Leaderboard.build(summaries, day)
+    await replace_standings(uow.session, day, board.page(1, board.active_count).entries if board.active_count else ())
+    await save_tier_day(uow.session, table.cutoffs, context.now())
     log.info(
         "tiers computed", extra={"day": day.isoformat(), "active": table.cutoffs.active_count, "changes": len(changes)}
     )
@@ -103,19 +92,3 @@ async def summaries_at_end_of(session: AsyncSession, day: date) -> list[RatingSu
     histories = await awards_of_players(session, later)
     refolded = {p: summarize(p, histories[p], as_of=day) for p in later}
     return [refolded.get(s.player_id, s) for s in summaries]
-
-
-async def close_yesterday_if_due(context: Context) -> TierRun | None:
-    yesterday = context.yesterday()
-    async with context.db.transaction() as session:
-        latest = await latest_tier_day(session)
-    if latest is not None and latest.day >= yesterday:
-        return None
-    return await close_day(context, yesterday)
-
-
-async def run_tier_job(context: Context, interval_seconds: float) -> None:
-    """The background loop: check every `interval_seconds` whether a day has closed."""
-    while True:
-        await close_yesterday_if_due(context)
-        await asyncio.sleep(interval_seconds)

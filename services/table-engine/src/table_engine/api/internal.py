@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import PlainTextResponse
+from platform_kit.app import ReadingDep
 from platform_kit.internal_api import require_internal_token
 
-from table_engine.api.deps import services_of
 from table_engine.api.public import PHH_MEDIA_TYPE, phh_response
 from table_engine.service import queries
 from table_engine.service.queries import HandAudit, HandOwner
@@ -26,15 +26,15 @@ router = APIRouter(prefix="/internal/v1", tags=["internal"], dependencies=[Depen
     responses={200: {"content": {PHH_MEDIA_TYPE: {}}}},
 )
 async def player_history(
-    request: Request, hand_id: str, player_id: Annotated[str, Query(description="The player the copy is for.")]
+    session: ReadingDep, hand_id: str, player_id: Annotated[str, Query(description="The player the copy is for.")]
 ) -> PlainTextResponse:
-    text = await queries.history(services_of(request).db, hand_id, player_id)
+    text = await queries.history(session, hand_id, player_id)
     return phh_response(text, hand_id)
 
 
 @router.get("/hands/{hand_id}", summary="A hand's table, tournament and status (no card)")
-async def hand_owner(request: Request, hand_id: str) -> HandOwner:
-    return await queries.owner(services_of(request).db, hand_id)
+async def hand_owner(session: ReadingDep, hand_id: str) -> HandOwner:
+    return await queries.owner(session, hand_id)
 
 
 @router.get(
@@ -42,5 +42,5 @@ async def hand_owner(request: Request, hand_id: str) -> HandOwner:
     summary="Audit: the recorded deck and every hole card (P-1.3), once the hand has ended",
     description="409 `hand_in_progress` while the hand is played: its cards are its players' alone (P-1.4).",
 )
-async def hand_audit(request: Request, hand_id: str) -> HandAudit:
-    return await queries.audit(services_of(request).db, hand_id)
+async def hand_audit(session: ReadingDep, hand_id: str) -> HandAudit:
+    return await queries.audit(session, hand_id)

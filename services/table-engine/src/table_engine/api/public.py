@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.responses import PlainTextResponse
+from platform_kit.app import ReadingDep
 
-from table_engine.api.deps import services_of
 from table_engine.service import queries
 from table_engine.service.queries import HandList, TableView
 
@@ -17,18 +17,18 @@ PHH_MEDIA_TYPE = "application/toml"
 
 
 @router.get("/tables/{table_id}", summary="A table's public state: seats, stacks, button, pot, board, to act, level")
-async def get_table(request: Request, table_id: str) -> TableView:
-    return await queries.table_view(services_of(request).db, table_id)
+async def get_table(session: ReadingDep, table_id: str) -> TableView:
+    return await queries.table_view(session, table_id)
 
 
 @router.get("/tables/{table_id}/hands", summary="The table's hands, newest first")
 async def list_hands(
-    request: Request,
+    session: ReadingDep,
     table_id: str,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     before: Annotated[int | None, Query(description="`next_before` of the previous page.")] = None,
 ) -> HandList:
-    return await queries.hand_list(services_of(request).db, table_id, limit=limit, before=before)
+    return await queries.hand_list(session, table_id, limit=limit, before=before)
 
 
 @router.get(
@@ -36,7 +36,7 @@ async def list_hands(
     summary="A tournament's hands (every table's), newest first; optionally only those a player was dealt in",
 )
 async def list_tournament_hands(
-    request: Request,
+    session: ReadingDep,
     tournament_id: str,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     before: Annotated[int | None, Query(description="`next_before` of the previous page.")] = None,
@@ -48,8 +48,7 @@ async def list_tournament_hands(
         ),
     ] = None,
 ) -> HandList:
-    db = services_of(request).db
-    return await queries.tournament_hands(db, tournament_id, limit=limit, before=before, player_id=player_id)
+    return await queries.tournament_hands(session, tournament_id, limit=limit, before=before, player_id=player_id)
 
 
 @router.get(
@@ -58,8 +57,8 @@ async def list_tournament_hands(
     response_class=PlainTextResponse,
     responses={200: {"content": {PHH_MEDIA_TYPE: {}}}},
 )
-async def public_history(request: Request, hand_id: str) -> PlainTextResponse:
-    text = await queries.history(services_of(request).db, hand_id, None)
+async def public_history(session: ReadingDep, hand_id: str) -> PlainTextResponse:
+    text = await queries.history(session, hand_id, None)
     return phh_response(text, hand_id)
 
 

@@ -148,13 +148,13 @@ class TableHost:
         """Void every hand of this shard that a crash interrupted (P-10); read back the hands kept for their
         pause and the tables where nobody acts."""
         async with self._lock:
-            async with self.runtime.db.transaction() as session:
-                interrupted = await store.tables_with_hand_in_progress(session, self.shard)
-                self._waiting = await store.hands_waiting(session, self.shard)
-                self._nobody_acting = set(await store.tables_nobody_acting(session, self.shard))
+            async with self.runtime.units.unit() as uow:
+                interrupted = await store.tables_with_hand_in_progress(uow.session, self.shard)
+                self._waiting = await store.hands_waiting(uow.session, self.shard)
+                self._nobody_acting = set(await store.tables_nobody_acting(uow.session, self.shard))
             for table_id in interrupted:
-                async with self.runtime.db.transaction() as session:
-                    await self._void_interrupted(session, table_id)
+                async with self.runtime.units.unit() as uow:
+                    await self._void_interrupted(uow.session, table_id)
         if interrupted:
             log.warning("voided hands interrupted by a restart", extra={"tables": interrupted})
 
@@ -168,8 +168,8 @@ class TableHost:
             async with self._lock:
                 self._stale.discard(table_id)
                 try:
-                    async with self.runtime.db.transaction() as session:
-                        await self._run(session, table_id, None, lambda m: m.clock(self.dealer))
+                    async with self.runtime.units.unit() as uow:
+                        await self._run(uow.session, table_id, None, lambda m: m.clock(self.dealer))
                 except Exception:
                     log.exception("table clock failed", extra={"table_id": table_id})
                     self._forget(table_id)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from platform_kit.db import Database
 from platform_kit.errors import Conflict, NotFound
 from platform_kit.events.table import Level, SeatedPlayer
 from pydantic import BaseModel, Field
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from table_engine.adapters import store
 from table_engine.adapters.store import HandRecord
@@ -129,9 +129,8 @@ class HandAudit(BaseModel):
     contributions: list[str] | None = Field(None, description="The other inputs the deck was derived from.")
 
 
-async def table_view(db: Database, table_id: str) -> TableView:
-    async with db.sessions() as session:
-        found = await store.public_table(session, table_id)
+async def table_view(session: AsyncSession, table_id: str) -> TableView:
+    found = await store.public_table(session, table_id)
     if found is None:
         raise NotFound("table_not_found", f"There is no table {table_id}.")
     row, seat_rows = found
@@ -186,11 +185,10 @@ def _hand_view(state: dict[str, Any]) -> HandView:
     )
 
 
-async def hand_list(db: Database, table_id: str, *, limit: int, before: int | None) -> HandList:
-    async with db.sessions() as session:
-        if not await store.table_exists(session, table_id):
-            raise NotFound("table_not_found", f"There is no table {table_id}.")
-        records = await store.list_hands(session, table_id, limit=limit, before=before)
+async def hand_list(session: AsyncSession, table_id: str, *, limit: int, before: int | None) -> HandList:
+    if not await store.table_exists(session, table_id):
+        raise NotFound("table_not_found", f"There is no table {table_id}.")
+    records = await store.list_hands(session, table_id, limit=limit, before=before)
     return HandList(
         hands=[_summary(record) for record in records],
         next_before=records[-1].seq if len(records) == limit else None,
@@ -198,13 +196,12 @@ async def hand_list(db: Database, table_id: str, *, limit: int, before: int | No
 
 
 async def tournament_hands(
-    db: Database, tournament_id: str, *, limit: int, before: int | None, player_id: str | None
+    session: AsyncSession, tournament_id: str, *, limit: int, before: int | None, player_id: str | None
 ) -> HandList:
     """The hands of a tournament's tables, newest first; with `player_id`, only those the player was dealt in
     (found among the next PLAYER_SCAN hands at most). An unknown tournament has no hands: an empty list."""
     window = limit if player_id is None else max(limit, PLAYER_SCAN)
-    async with db.sessions() as session:
-        records = await store.list_tournament_hands(session, tournament_id, limit=window, before=before)
+    records = await store.list_tournament_hands(session, tournament_id, limit=window, before=before)
     kept = [r for r in records if player_id is None or r.seat_of(player_id) is not None][:limit]
     if len(kept) == limit:
         next_before: int | None = kept[-1].seq
@@ -232,9 +229,9 @@ def _summary(record: HandRecord) -> HandSummary:
     )
 
 
-async def history(db: Database, hand_id: str, player_id: str | None) -> str:
+async def history(session: AsyncSession, hand_id: str, player_id: str | None) -> str:
     """The hand's PHH as `player_id` may see it; everyone's copy when None."""
-    record = await _finished_hand(db, hand_id)
+    record = await _finished_hand(session, hand_id)
     viewer = None
     if player_id is not None:
         viewer = record.seat_of(player_id)
@@ -243,16 +240,16 @@ async def history(db: Database, hand_id: str, player_id: str | None) -> str:
     return write(replay(record.config, record.deck, record.actions), viewer, fields=_phh_fields(record))
 
 
-async def owner(db: Database, hand_id: str) -> HandOwner:
-    record = await _hand(db, hand_id)
+async def owner(session: AsyncSession, hand_id: str) -> HandOwner:
+    record = await _hand(session, hand_id)
     return HandOwner(
         hand_id=record.hand_id, table_id=record.table_id, tournament_id=record.tournament_id, status=record.status
     )
 
 
-async def audit(db: Database, hand_id: str) -> HandAudit:
+async def audit(session: AsyncSession, hand_id: str) -> HandAudit:
     """Refused (409 `hand_in_progress`) while the hand is played, like its history: P-1.4 before P-1.3."""
-    record = await _finished_hand(db, hand_id)
+    record = await _finished_hand(session, hand_id)
     hand = replay(record.config, record.deck, record.actions)
     source = record.source
     return HandAudit(
@@ -266,16 +263,15 @@ async def audit(db: Database, hand_id: str) -> HandAudit:
     )
 
 
-async def _hand(db: Database, hand_id: str) -> HandRecord:
-    async with db.sessions() as session:
-        record = await store.load_hand(session, hand_id)
+async def _hand(session: AsyncSession, hand_id: str) -> HandRecord:
+    record = await store.load_hand(session, hand_id)
     if record is None:
         raise NotFound("hand_not_found", f"There is no hand {hand_id}.")
     return record
 
 
-async def _finished_hand(db: Database, hand_id: str) -> HandRecord:
-    record = await _hand(db, hand_id)
+async def _finished_hand(session: AsyncSession, hand_id: str) -> HandRecord:
+    record = await _hand(session, hand_id)
     if record.status == "in_progress":
         raise Conflict(
             "hand_in_progress", f"Hand {hand_id} is still being played; its history and audit come once it has ended."

@@ -57,47 +57,47 @@ class DrawClock:
                 log.exception("draw clock step failed", extra={"step": getattr(step, "__name__", str(step))})
 
     async def close_due(self) -> list[str]:
-        async with self.context.db.transaction() as session:
-            due = await draws.ids(session, [DrawStatus.OPEN], closing_by=self.context.now())
+        async with self.context.units.unit() as uow:
+            due = await draws.ids(uow.session, [DrawStatus.OPEN], closing_by=self.context.now())
         return [draw_id for draw_id in due if await self.close(draw_id) is not None]
 
     async def close(self, draw_id: str) -> int | None:
         """Close an open draw whose closing time has come (T-2.5). Returns how many coupons it took before
         closing (their stakes may still be unconfirmed); None if it is not open or not due."""
-        async with self.context.db.transaction() as session:
-            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+        async with self.context.units.unit() as uow:
+            record = await draws.get(uow.session, draw_id, lock=Lock.UPDATE)
             now = self.context.now()
             if record.status is not DrawStatus.OPEN or now < record.close_at:
                 return None
-            await draws.update_draw(session, draw_id, status=str(DrawStatus.CLOSED), closed_at=now)
+            await draws.update_draw(uow.session, draw_id, status=str(DrawStatus.CLOSED), closed_at=now)
             # Under the lock no intake is in flight: this count can only shrink (stakes the wallet refuses).
-            taken = await coupons.count_taken(session, draw_id)
+            taken = await coupons.count_taken(uow.session, draw_id)
         log.info("draw closed", extra={"draw_id": draw_id, "coupons": taken})
         await self.finalize(draw_id)
         return taken
 
     async def finalize_due(self) -> None:
-        async with self.context.db.transaction() as session:
-            closed = await draws.ids(session, [DrawStatus.CLOSED])
+        async with self.context.units.unit() as uow:
+            closed = await draws.ids(uow.session, [DrawStatus.CLOSED])
         for draw_id in closed:
             await self.finalize(draw_id)
 
     async def finalize(self, draw_id: str) -> bool:
         """Fix the final count and pool of a closed draw once every accepted stake is confirmed (T-2.6)."""
-        async with self.context.db.transaction() as session:
-            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+        async with self.context.units.unit() as uow:
+            record = await draws.get(uow.session, draw_id, lock=Lock.UPDATE)
             if record.status is not DrawStatus.CLOSED or record.is_final:
                 return False
-            if await coupons.count_pending(session, draw_id):
+            if await coupons.count_pending(uow.session, draw_id):
                 return False
-            draw = await self.context.draws.draw(session, record)
-            await self.statistics.fold_in(session, draw, throttle=False)
-            totals = await coupons.accepted_totals(session, draw_id)
+            draw = await self.context.draws.draw(uow.session, record)
+            await self.statistics.fold_in(uow.session, draw, throttle=False)
+            totals = await coupons.accepted_totals(uow.session, draw_id)
             pool = sum((draw.terms(t.currency).to_usd(t.amount) for t in totals), Fraction(0))
             count = sum(t.coupons for t in totals)
             bets = sum(t.bets for t in totals)
             await draws.update_draw(
-                session,
+                uow.session,
                 draw_id,
                 final_at=self.context.now(),
                 final_coupons=count,
@@ -105,8 +105,7 @@ class DrawClock:
                 final_pool_usd=usd_text(pool),
             )
             assert record.closed_at is not None
-            await self.context.outbox.add(
-                session,
+            await uow.publish(
                 DrawClosed(
                     draw_id=draw_id, closed_at=record.closed_at, coupons=count, bets=bets, pool_usd=usd_text(pool)
                 ),

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from platform_kit.clock import Clock
 from platform_kit.db import Database
 from platform_kit.outbox import Outbox
+from platform_kit.unit_of_work import UnitsOfWork
 
 from totalizator.adapters.draws import DrawCache
 from totalizator.service.wallet import WalletPort
@@ -25,6 +26,12 @@ class Context:
     # Coupon ids are drawn from it: secrets-backed in production, seeded in tests.
     rng: random.Random = field(default_factory=random.SystemRandom)
     draws: DrawCache = field(default_factory=DrawCache)
+
+    @property
+    def units(self) -> UnitsOfWork:
+        """Where use cases take their one transaction (`unit()`) or read session (`reading()`); they open none
+        on `db` themselves (`tests/test_kit_plumbing.py`)."""
+        return UnitsOfWork(self.db, self.outbox)
 
     def now(self) -> datetime:
         """In UTC, as every instant is stored."""

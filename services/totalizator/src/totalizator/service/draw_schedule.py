@@ -52,8 +52,8 @@ class DrawSchedule:
             return None
 
     async def _open_one(self) -> str | None:
-        async with self._context.db.transaction() as session:
-            if await draws.ids(session, [DrawStatus.OPEN]):
+        async with self._context.units.unit() as uow:
+            if await draws.ids(uow.session, [DrawStatus.OPEN]):
                 return None
         close_at = next_close(self._context.now())
         for _ in range(WEEKS_TRIED):
@@ -76,10 +76,10 @@ class DrawSchedule:
         return None
 
     async def _status(self, draw_id: str) -> DrawStatus | None:
-        async with self._context.db.transaction() as session:
-            if not await draws.exists(session, draw_id):
+        async with self._context.units.unit() as uow:
+            if not await draws.exists(uow.session, draw_id):
                 return None
-            return (await draws.get(session, draw_id)).status
+            return (await draws.get(uow.session, draw_id)).status
 
     async def run(self) -> None:
         while True:

@@ -109,39 +109,38 @@ class DrawAdmin:
             raise ProblemError("invalid_draw", "The bet-closing time has already passed.", status=422)
         exists = Conflict("draw_exists", f"Draw {draw.draw_id} already exists.", draw_id=draw.draw_id)
         try:
-            async with self.context.db.transaction() as session:
-                if await draws.exists(session, draw.draw_id):
+            async with self.context.units.unit() as uow:
+                if await draws.exists(uow.session, draw.draw_id):
                     raise exists
-                await draws.insert_draft(session, draw, [m.competition for m in spec.matches], created_at=now)
+                await draws.insert_draft(uow.session, draw, [m.competition for m in spec.matches], created_at=now)
                 detail = {"jackpot_topup_usd": usd_text(draw.jackpot_topup_usd)}
-                await self._decide(session, draw.draw_id, None, "create", detail, spec.topup_reason, staff)
+                await self._decide(uow.session, draw.draw_id, None, "create", detail, spec.topup_reason, staff)
         except IntegrityError:  # created concurrently under the same id
             raise exists from None
 
     async def announce(self, draw_id: str, staff: Staff) -> None:
         """Open the draft for bets (T-2.2) with the jackpot waiting in the pot (T-4.1) plus its top-up (T-4.4)."""
         now = self.context.now()
-        async with self.context.db.transaction() as session:
-            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+        async with self.context.units.unit() as uow:
+            record = await draws.get(uow.session, draw_id, lock=Lock.UPDATE)
             if record.status is DrawStatus.OPEN:
                 return
             if record.status is not DrawStatus.DRAFT:
                 raise wrong_status(draw_id, record.status, "be announced")
             if now >= record.close_at:
                 raise Conflict("closing_time_passed", f"Draw {draw_id} would close before it opens.")
-            carried = await jackpot.take(session, at=now)
+            carried = await jackpot.take(uow.session, at=now)
             await draws.update_draw(
-                session,
+                uow.session,
                 draw_id,
                 status=str(DrawStatus.OPEN),
                 jackpot_carried_usd=usd_text(carried),
                 announced_at=now,
                 **bump(),
             )
-            draw = await draws.load(session, await draws.get(session, draw_id))
-            await stored_statistics.create(session, draw, at=now)
-            await self.context.outbox.add(
-                session,
+            draw = await draws.load(uow.session, await draws.get(uow.session, draw_id))
+            await stored_statistics.create(uow.session, draw, at=now)
+            await uow.publish(
                 DrawAnnounced(
                     draw_id=draw_id,
                     close_at=draw.close_at,
@@ -150,13 +149,13 @@ class DrawAdmin:
                 ),
             )
             detail = {"jackpot_carried_usd": usd_text(carried), "jackpot_usd": usd_text(draw.jackpot_usd)}
-            await self._decide(session, draw_id, None, "announce", detail, None, staff)
+            await self._decide(uow.session, draw_id, None, "announce", detail, None, staff)
             topup_cents = int(draw.jackpot_topup_usd * 100)
             if topup_cents:
                 # T-4.4: the organizer's money goes to the network's jackpot account, through the draw's USD pool
                 # (the wallet moves organizer money only between a draw's pool and the network's accounts).
                 await transfers.plan(
-                    session,
+                    uow.session,
                     draw_id,
                     [
                         organizer_transfer(draw_id, kind, currency="USD", amount=topup_cents, purpose="jackpot_top_up")
@@ -168,39 +167,39 @@ class DrawAdmin:
 
     async def record_kickoff(self, draw_id: str, no: int, kickoff: datetime, reason: str | None, staff: Staff) -> None:
         """The actual kick-off of a match; before bet closing it makes the match void (T-5.1)."""
-        async with self.context.db.transaction() as session:
-            draw = await self._for_match_change(session, draw_id, no, "record a kick-off")
+        async with self.context.units.unit() as uow:
+            draw = await self._for_match_change(uow.session, draw_id, no, "record a kick-off")
             was_void = draw.match(no).is_void(draw.close_at)
-            await draws.update_match(session, draw_id, no, actual_kickoff=kickoff)
+            await draws.update_match(uow.session, draw_id, no, actual_kickoff=kickoff)
             changed = draw.with_kickoff(no, kickoff)
             now_void = changed.match(no).is_void(changed.close_at)
             detail = {"kickoff": kickoff.isoformat(), "void": now_void}
-            await self._decide(session, draw_id, no, "kickoff", detail, reason, staff)
+            await self._decide(uow.session, draw_id, no, "kickoff", detail, reason, staff)
             if now_void and not was_void:
-                await self._voided(session, changed, no, "kicked_off_before_closing", reason or KICKED_OFF_EARLY)
+                await self._voided(uow.session, changed, no, "kicked_off_before_closing", reason or KICKED_OFF_EARLY)
 
     async def void_match(self, draw_id: str, no: int, reason: str, staff: Staff) -> None:
         """Void a match under the bookmaker's rules (T-5.1), with its reason (T-1.5)."""
-        async with self.context.db.transaction() as session:
-            draw = await self._for_match_change(session, draw_id, no, "void a match")
+        async with self.context.units.unit() as uow:
+            draw = await self._for_match_change(uow.session, draw_id, no, "void a match")
             match = draw.match(no)
             if match.declared_void:
                 return
-            await draws.update_match(session, draw_id, no, declared_void=True)
-            await self._decide(session, draw_id, no, "void", {}, reason, staff)
+            await draws.update_match(uow.session, draw_id, no, declared_void=True)
+            await self._decide(uow.session, draw_id, no, "void", {}, reason, staff)
             if not match.is_void(draw.close_at):
-                await self._voided(session, draw.with_void(no), no, "decision", reason)
+                await self._voided(uow.session, draw.with_void(no), no, "decision", reason)
 
     async def enter_result(self, draw_id: str, no: int, home: int, away: int, reason: str | None, staff: Staff) -> None:
         """The regular-time score of a valid match; a correction of an entered score needs a reason (T-1.5)."""
-        async with self.context.db.transaction() as session:
-            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+        async with self.context.units.unit() as uow:
+            record = await draws.get(uow.session, draw_id, lock=Lock.UPDATE)
             if not record.status.may_enter_results:
                 raise wrong_status(draw_id, record.status, "take results")
-            stored = {m.no: m for m in await draws.matches(session, draw_id)}
+            stored = {m.no: m for m in await draws.matches(uow.session, draw_id)}
             if no not in stored:
                 raise _no_match(draw_id, no)
-            draw = await draws.load(session, record)
+            draw = await draws.load(uow.session, record)
             match = draw.match(no)
             if match.is_void(draw.close_at):
                 raise Conflict("match_void", f"Match {no} is void: it has no result that counts (T-5.1).")
@@ -214,14 +213,14 @@ class DrawAdmin:
                     status=422,
                 )
             option = option_for_score(match.options, home, away)
-            await draws.update_match(session, draw_id, no, score_home=home, score_away=away, result=option)
+            await draws.update_match(uow.session, draw_id, no, score_home=home, score_away=away, result=option)
             action = "result" if previous is None else "result_correction"
             detail = {
                 "score": f"{home}:{away}",
                 "result": option,
                 "previous": None if previous is None else f"{previous[0]}:{previous[1]}",
             }
-            await self._decide(session, draw_id, no, action, detail, reason, staff)
+            await self._decide(uow.session, draw_id, no, action, detail, reason, staff)
 
     async def _for_match_change(self, session: AsyncSession, draw_id: str, no: int, action: str) -> Draw:
         """The draw, locked for a change to match `no` (kick-off, void)."""

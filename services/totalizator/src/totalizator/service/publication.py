@@ -26,27 +26,27 @@ class Publication:
 
     async def draw_file(self, draw_id: str) -> tuple[str, dict[str, Any]]:
         """`draw-<id>.json` (T-8.2): the draw as announced, with the results and voids recorded so far."""
-        async with self.context.db.transaction() as session:
-            record = await public_draw(session, draw_id)
+        async with self.context.units.unit() as uow:
+            record = await public_draw(uow.session, draw_id)
             _require_final(record)
-            draw = await self.context.draws.draw(session, record)
+            draw = await self.context.draws.draw(uow.session, record)
         return draw_file_name(draw_id), draw_to_json(draw)
 
     async def bets_file(self, draw_id: str) -> tuple[str, str]:
         """`bets-<id>.csv` (T-8.3): every paid-for coupon, in acceptance order, no personal data."""
-        async with self.context.db.transaction() as session:
-            record = await public_draw(session, draw_id)
+        async with self.context.units.unit() as uow:
+            record = await public_draw(uow.session, draw_id)
             _require_final(record)
-            draw: Draw = await self.context.draws.draw(session, record)
-            accepted = await coupons.accepted_with_players(session, draw_id)
+            draw: Draw = await self.context.draws.draw(uow.session, record)
+            accepted = await coupons.accepted_with_players(uow.session, draw_id)
         out = io.StringIO()
         write_bets(draw, (coupon for coupon, _ in accepted), out)
         return bets_file_name(draw_id), out.getvalue()
 
     async def settlement_report(self, draw_id: str) -> dict[str, Any]:
         """The verifier's report (T-8.4) of the draw's settlement or refund, once it has been computed."""
-        async with self.context.db.transaction() as session:
-            record = await public_draw(session, draw_id)
+        async with self.context.units.unit() as uow:
+            record = await public_draw(uow.session, draw_id)
         if record.settlement_report is None:
             raise Conflict("not_settled", f"Draw {draw_id} has not been settled yet.", draw_status=str(record.status))
         report: dict[str, Any] = json.loads(record.settlement_report)

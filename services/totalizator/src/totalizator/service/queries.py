@@ -45,7 +45,7 @@ class Queries:
         self.context = context
 
     async def draw(self, draw_id: str, *, staff: bool = False) -> DrawView:
-        async with self.context.db.sessions() as session:
+        async with self.context.units.reading() as session:
             record = await (draws.get(session, draw_id) if staff else public_draw(session, draw_id))
             return DrawView(
                 record=record,
@@ -57,31 +57,31 @@ class Queries:
             )
 
     async def draws(self, statuses: list[DrawStatus], *, limit: int = 100) -> list[DrawRecord]:
-        async with self.context.db.sessions() as session:
+        async with self.context.units.reading() as session:
             return await draws.listed(session, statuses, limit=limit)
 
     async def decisions(self, draw_id: str) -> list[Decision]:
-        async with self.context.db.sessions() as session:
+        async with self.context.units.reading() as session:
             await draws.get(session, draw_id)
             return await draws.decisions_of(session, draw_id)
 
     async def transfers(self, draw_id: str) -> list[TransferRecord]:
-        async with self.context.db.sessions() as session:
+        async with self.context.units.reading() as session:
             await draws.get(session, draw_id)
             return await transfers.of_draw(session, draw_id)
 
     async def coupon(self, coupon_id: str) -> CouponView:
-        async with self.context.db.sessions() as session:
+        async with self.context.units.reading() as session:
             record = await coupons.by_id(session, coupon_id)
             return CouponView(record, await self._draw(session, record.draw_id))
 
     async def player_coupons(self, player_id: str, *, draw_id: str | None = None, limit: int = 100) -> list[CouponView]:
-        async with self.context.db.sessions() as session:
+        async with self.context.units.reading() as session:
             records = await coupons.of_player(session, player_id, draw_id=draw_id, limit=limit)
             return [CouponView(record, await self._draw(session, record.draw_id)) for record in records]
 
     async def jackpot_pot(self) -> Fraction:
-        async with self.context.db.sessions() as session:
+        async with self.context.units.reading() as session:
             return await jackpot.amount(session)
 
     async def _draw(self, session: AsyncSession, draw_id: str) -> Draw:

@@ -81,7 +81,7 @@ class Settlements:
         computation `settle` runs, on the same stored coupons, so the preview is the settlement. A read session,
         not a transaction: nothing is locked (SQLite's write lock would queue the preview behind every writer),
         and a closed draw's coupons no longer change; `settle` reads them again under its lock anyway."""
-        async with self.context.db.sessions() as session:
+        async with self.context.units.reading() as session:
             record = await draws.get(session, draw_id)
             if record.status is not DrawStatus.CLOSED:
                 raise wrong_status(draw_id, record.status, "be previewed for settlement")
@@ -91,8 +91,8 @@ class Settlements:
     async def settle(self, draw_id: str, staff: Staff) -> None:
         """Settle a closed draw whose count is final: every valid match needs its result. Idempotent."""
         now = self.context.now()
-        async with self.context.db.transaction() as session:
-            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+        async with self.context.units.unit() as uow:
+            record = await draws.get(uow.session, draw_id, lock=Lock.UPDATE)
             if record.status in (DrawStatus.SETTLING, DrawStatus.SETTLED):
                 return
             if record.status is not DrawStatus.CLOSED:
@@ -102,18 +102,18 @@ class Settlements:
                     "count_not_final",
                     f"Draw {draw_id} still has stakes the wallet has not confirmed; settle once its count is final.",
                 )
-            result, accepted = await settle_stored(session, record)
-            await self._plan_transfers(session, draw_id, result, accepted)
-            await jackpot.add(session, result.jackpot.next_usd, at=now)
+            result, accepted = await settle_stored(uow.session, record)
+            await self._plan_transfers(uow.session, draw_id, result, accepted)
+            await jackpot.add(uow.session, result.jackpot.next_usd, at=now)
             await draws.update_draw(
-                session,
+                uow.session,
                 draw_id,
                 status=str(DrawStatus.SETTLING),
                 settlement_report=json.dumps(settlement_to_json(result)),
                 next_jackpot_usd=usd_text(result.jackpot.next_usd),
             )
             await draws.record_decision(
-                session,
+                uow.session,
                 Decision(
                     draw_id,
                     None,
@@ -134,31 +134,31 @@ class Settlements:
     async def cancel(self, draw_id: str, reason: str, staff: Staff) -> None:
         """Cancel a draw before settlement; every accepted coupon is refunded (T-5.5). Idempotent."""
         now = self.context.now()
-        async with self.context.db.transaction() as session:
-            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+        async with self.context.units.unit() as uow:
+            record = await draws.get(uow.session, draw_id, lock=Lock.UPDATE)
             if record.status in (DrawStatus.CANCELLING, DrawStatus.CANCELLED):
                 return
             if not record.status.may_cancel:
                 raise wrong_status(draw_id, record.status, "be cancelled")
             await draws.record_decision(
-                session, Decision(draw_id, None, "cancel", {}, reason, str(staff.role), staff.staff_id, now)
+                uow.session, Decision(draw_id, None, "cancel", {}, reason, str(staff.role), staff.staff_id, now)
             )
             if record.status is DrawStatus.DRAFT:  # never announced: no bet, no jackpot taken
                 await draws.update_draw(
-                    session, draw_id, status=str(DrawStatus.CANCELLED), cancel_reason=reason, finished_at=now
+                    uow.session, draw_id, status=str(DrawStatus.CANCELLED), cancel_reason=reason, finished_at=now
                 )
                 await self.context.outbox.add(
-                    session, DrawCancelled(draw_id=draw_id, reason=reason, refunded_coupons=0)
+                    uow.session, DrawCancelled(draw_id=draw_id, reason=reason, refunded_coupons=0)
                 )
                 return
-            await jackpot.add(session, record.jackpot_usd, at=now)
-            await draws.update_draw(session, draw_id, status=str(DrawStatus.CANCELLING), cancel_reason=reason)
+            await jackpot.add(uow.session, record.jackpot_usd, at=now)
+            await draws.update_draw(uow.session, draw_id, status=str(DrawStatus.CANCELLING), cancel_reason=reason)
         await self.advance(draw_id)
 
     async def advance(self, draw_id: str) -> None:
         """Take a settling or cancelling draw (or a draw with transfers left) as far as it can go now."""
-        async with self.context.db.transaction() as session:
-            record = await draws.get(session, draw_id)
+        async with self.context.units.unit() as uow:
+            record = await draws.get(uow.session, draw_id)
         if record.status is DrawStatus.CANCELLING and record.settlement_report is None:
             await self._plan_refunds(draw_id)
         if await self.runner.run(draw_id):
@@ -166,9 +166,9 @@ class Settlements:
 
     async def advance_all(self) -> None:
         """The clock's round: every unfinished settlement or cancellation, every draw with transfers left."""
-        async with self.context.db.transaction() as session:
-            unfinished = await draws.ids(session, [DrawStatus.SETTLING, DrawStatus.CANCELLING])
-            unfinished += await transfers.draws_with_pending(session)
+        async with self.context.units.unit() as uow:
+            unfinished = await draws.ids(uow.session, [DrawStatus.SETTLING, DrawStatus.CANCELLING])
+            unfinished += await transfers.draws_with_pending(uow.session)
         for draw_id in dict.fromkeys(unfinished):
             try:
                 await self.advance(draw_id)
@@ -176,16 +176,16 @@ class Settlements:
                 log.exception("could not advance draw", extra={"draw_id": draw_id})
 
     async def _plan_refunds(self, draw_id: str) -> None:
-        async with self.context.db.transaction() as session:
-            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+        async with self.context.units.unit() as uow:
+            record = await draws.get(uow.session, draw_id, lock=Lock.UPDATE)
             if record.status is not DrawStatus.CANCELLING or record.settlement_report is not None:
                 return
-            if await coupons.count_pending(session, draw_id):
+            if await coupons.count_pending(uow.session, draw_id):
                 return  # a stake still on its way: refund it too, once the wallet has answered
-            accepted = await coupons.accepted_with_players(session, draw_id)
-            result = refund_all(await draws.load(session, record), [coupon for coupon, _ in accepted])
-            await self._plan_transfers(session, draw_id, result, accepted)
-            await draws.update_draw(session, draw_id, settlement_report=json.dumps(settlement_to_json(result)))
+            accepted = await coupons.accepted_with_players(uow.session, draw_id)
+            result = refund_all(await draws.load(uow.session, record), [coupon for coupon, _ in accepted])
+            await self._plan_transfers(uow.session, draw_id, result, accepted)
+            await draws.update_draw(uow.session, draw_id, settlement_report=json.dumps(settlement_to_json(result)))
 
     async def _plan_transfers(
         self, session: AsyncSession, draw_id: str, result: Settlement, accepted: list[tuple[Coupon, str]]
@@ -202,23 +202,22 @@ class Settlements:
 
     async def _finish(self, draw_id: str) -> None:
         now = self.context.now()
-        async with self.context.db.transaction() as session:
-            record = await draws.get(session, draw_id, lock=Lock.UPDATE)
+        async with self.context.units.unit() as uow:
+            record = await draws.get(uow.session, draw_id, lock=Lock.UPDATE)
             if record.status not in (DrawStatus.SETTLING, DrawStatus.CANCELLING) or record.settlement_report is None:
                 return
-            progress = await transfers.progress(session, draw_id)
+            progress = await transfers.progress(uow.session, draw_id)
             if progress[TransferStatus.PENDING] or progress[TransferStatus.REFUSED]:
                 return
             report = json.loads(record.settlement_report)
             # Each coupon's outcome first, in one statement per batch: the draw's event ends its channel.
-            await publish_outcomes(session, self.context.outbox, draw_id, refunded=bool(report["refunded"]))
+            await publish_outcomes(uow.session, self.context.outbox, draw_id, refunded=bool(report["refunded"]))
             if record.status is DrawStatus.SETTLING:
-                await draws.update_draw(session, draw_id, status=str(DrawStatus.SETTLED), finished_at=now)
-                await self.context.outbox.add(session, settled_event(record, report))
+                await draws.update_draw(uow.session, draw_id, status=str(DrawStatus.SETTLED), finished_at=now)
+                await uow.publish(settled_event(record, report))
             else:
-                await draws.update_draw(session, draw_id, status=str(DrawStatus.CANCELLED), finished_at=now)
-                await self.context.outbox.add(
-                    session,
+                await draws.update_draw(uow.session, draw_id, status=str(DrawStatus.CANCELLED), finished_at=now)
+                await uow.publish(
                     DrawCancelled(
                         draw_id=draw_id, reason=record.cancel_reason or "", refunded_coupons=len(report["payouts"])
                     ),

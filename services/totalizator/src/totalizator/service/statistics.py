@@ -41,17 +41,17 @@ class Statistics:
 
     async def fold_due(self) -> None:
         """Fold new coupons of every draw taking bets (or closed but not yet final), when due."""
-        async with self.context.db.transaction() as session:
-            draw_ids = await draws.ids(session, [DrawStatus.OPEN, DrawStatus.CLOSED])
+        async with self.context.units.unit() as uow:
+            draw_ids = await draws.ids(uow.session, [DrawStatus.OPEN, DrawStatus.CLOSED])
         for draw_id in draw_ids:
             await self.fold(draw_id)
 
     async def fold(self, draw_id: str) -> bool:
         """One throttled batch for one draw; True if the statistics changed."""
-        async with self.context.db.transaction() as session:
-            record = await draws.get(session, draw_id)
-            draw = await self.context.draws.draw(session, record)
-            return await self.fold_in(session, draw, throttle=True)
+        async with self.context.units.unit() as uow:
+            record = await draws.get(uow.session, draw_id)
+            draw = await self.context.draws.draw(uow.session, record)
+            return await self.fold_in(uow.session, draw, throttle=True)
 
     async def fold_in(self, session: AsyncSession, draw: Draw, *, throttle: bool) -> bool:
         """Fold the draw's uncounted coupons in the caller's transaction and publish the new statistics.
@@ -81,10 +81,10 @@ class Statistics:
         return changed
 
     async def view(self, draw_id: str) -> StatisticsView:
-        async with self.context.db.transaction() as session:
-            record = await public_draw(session, draw_id)
-            draw = await self.context.draws.draw(session, record)
-            current = await stored.get(session, draw_id)
+        async with self.context.units.unit() as uow:
+            record = await public_draw(uow.session, draw_id)
+            draw = await self.context.draws.draw(uow.session, record)
+            current = await stored.get(uow.session, draw_id)
         live = LiveStatistics(draw) if current is None else LiveStatistics.resume(draw, current.snapshot)
         as_of = record.created_at if current is None else current.updated_at
         return StatisticsView(draw, record.status, record.is_final, as_of, live)

@@ -64,7 +64,7 @@ async def _command(services: Services, connection: Connection, frame: dict[str, 
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
         raise FrameRefused("bad_frame", problems) from None
     context = services.context
-    async with context.db.sessions() as session:  # as the REST table routes (issue 17)
+    async with context.units.reading() as session:  # as the REST table routes (issue 17)
         await refuse_play(session, player_id, context.clock.now(), own_session=True)
     tables = services.tables
     if isinstance(body, TableAction):

@@ -106,7 +106,7 @@ async def _authenticate(
         await _close(websocket, CloseCode.FORBIDDEN, "role_not_allowed")
         return None
     if principal.role is Role.PLAYER:
-        async with services.context.db.sessions() as session:
+        async with services.context.units.reading() as session:
             standing = await standing_of(session, principal.subject_id, services.context.clock.now())
         if not standing.may_log_in:
             await _close(websocket, CloseCode.FORBIDDEN, "player_banned")
