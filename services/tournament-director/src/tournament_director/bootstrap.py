@@ -12,10 +12,12 @@ from datetime import timedelta
 import httpx
 from platform_kit.clock import Clock
 from platform_kit.internal_client import InternalClient
+from platform_kit.key_retention import KeyRetention
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.unit_of_work import REACTIONS_TABLE, Reactions
 
 from tournament_director.adapters.money_steps import StepKind
+from tournament_director.adapters.orm import idempotency_keys
 from tournament_director.adapters.rating import RatingClient
 from tournament_director.adapters.wallet import WalletClient
 from tournament_director.service import consumed, lifecycle, money, purchases, registration, satellites, settlement
@@ -33,6 +35,8 @@ class Services:
 
     runtime: ServiceRuntime
     director: Director
+    #: Purges the answers kept under Idempotency-Keys past their retention (a background task).
+    key_retention: KeyRetention
 
 
 def build(
@@ -74,7 +78,8 @@ def build(
     runtime.in_background(lambda: run_clock(director))
     runtime.in_background(Lobby(director).run)  # the settings' entries, and those staff add from the console
     runtime.in_background(lambda: _close_clients_at_stop(director))
-    return Services(runtime=runtime, director=director)
+    key_retention = KeyRetention.start(runtime, idempotency_keys, clock, metric_prefix="tournament")
+    return Services(runtime=runtime, director=director, key_retention=key_retention)
 
 
 def _register_completions(director: Director) -> None:

@@ -38,12 +38,6 @@ class Settings(ServiceSettings):
         description="How long a repeated request waits for the answer of the same request still running before it "
         "answers 409 idempotency_key_in_flight (repeat it with the same key).",
     )
-    idempotency_retention_hours: int = Field(
-        720,
-        ge=24,
-        description="How long the answer of a registration, unregistration, purchase or cancellation is kept "
-        "under its Idempotency-Key; the same key after that runs as a new request.",
-    )
     wallet_timeout_seconds: float = Field(10.0, gt=0, description="Timeout of one call to the wallet or rating.")
     action_seconds: int = Field(20, ge=1, description="A player's time to act at the director's tables.")
     time_bank_seconds: int = Field(60, ge=0, description="Each player's time bank at the director's tables.")

@@ -9,7 +9,6 @@ tournament does not hold up the others:
 - a rebuy offer not answered in time counts as declined (P-4.2);
 - the holders of automatic satellite seats are registered to their target once it takes registrations (P-3.4):
   each registration a `RegisterPlayer`, a caller's request;
-- answers kept under Idempotency-Keys past their retention are deleted, a batch per tick;
 - internal events left without their reaction (a crash after their commit, a reaction that failed) are
   reacted to (`platform_kit.unit_of_work`).
 
@@ -22,7 +21,7 @@ import asyncio
 import logging
 
 from tournament_director.adapters import offers, runs, tournaments
-from tournament_director.service import idempotent, satellites
+from tournament_director.service import satellites
 from tournament_director.service.commands import (
     ChangeLevel,
     DeclineLapsedOffer,
@@ -41,7 +40,6 @@ async def tick(director: Director) -> None:
     for duty in await _due(director):
         await _each(director, duty)
     await satellites.register_automatic(director)
-    await idempotent.purge_expired(director)
     await director.reactions.recover()
 
 
