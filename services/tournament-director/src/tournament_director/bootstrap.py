@@ -1,6 +1,6 @@
 """The director's composition root: its context (`Director`), what each money step's answer does, the reactions
-to its internal events, the bus consumers (`service/consumed.py`) and the background tasks — assembled once, held by the app as
-`app.state.services`."""
+to its internal events, the bus consumers (`service/consumed.py`) and the background tasks (the clock, the money
+worker, the lobby, the idempotency-key purge) — assembled once, held by the app as `app.state.services`."""
 
 from __future__ import annotations
 
