@@ -111,11 +111,44 @@ async def raised_in_a_foreign_transaction(url: str) -> None:
     try:
         async with db.transaction() as session:
             await reactions.raise_event(session, Credited("c", 3))
-        for _ in range(200):
-            if await credited(db, "c:mirror") == (1, 3):
-                break
-            await asyncio.sleep(0.01)
+        await reacted_to(db, "c", (1, 3))
         assert await credited(db, "c:mirror") == (1, 3) and await counts(db) == (0, 0)
+    finally:
+        await db.dispose()
+
+
+async def reacted_to(db: Database, account: str, expected: tuple[int, int]) -> None:
+    for _ in range(200):
+        if await credited(db, f"{account}:mirror") == expected:
+            return
+        await asyncio.sleep(0.01)
+    assert await credited(db, f"{account}:mirror") == expected
+
+
+async def a_unit_in_a_foreign_transaction(url: str) -> None:
+    """A bus consumer's unit of work: the work, its outbox row and its event commit or roll back with the
+    transaction its owner (the inbox) holds; the reaction runs after that commit."""
+    now = [datetime(2025, 1, 1, tzinfo=UTC)]
+    db, reactions, recorder = await started(url, now)
+    try:
+        async with db.transaction() as session:
+            async with reactions.unit_in(session) as uow:
+                await uow.session.execute(credits.insert().values(account="d", amount=4))
+                await uow.publish(CreditGranted(account="d", amount=4))
+                await uow.raise_event(Credited("d", 4))
+            assert await credited(db, "d") == (0, 0), "leaving the unit commits nothing: its owner commits"
+        await reacted_to(db, "d", (1, 4))
+        assert recorder.committed_before == [(1, 4)] and await counts(db) == (1, 0)
+
+        with pytest.raises(RuntimeError, match="the owner fails"):
+            async with db.transaction() as session:
+                async with reactions.unit_in(session) as uow:
+                    await uow.session.execute(credits.insert().values(account="e", amount=2))
+                    await uow.raise_event(Credited("e", 2))
+                raise RuntimeError("the owner fails")
+        await asyncio.sleep(0.05)
+        assert await credited(db, "e") == (0, 0) and await credited(db, "e:mirror") == (0, 0)
+        assert await counts(db) == (1, 0), "the owner's rollback takes the unit's work and event with it"
     finally:
         await db.dispose()
 
@@ -130,6 +163,15 @@ async def test_a_failing_reaction_keeps_the_work_and_is_recovered(sqlite_url: st
 
 async def test_an_event_raised_in_a_consumers_transaction_is_reacted_to_after_its_commit(sqlite_url: str) -> None:
     await raised_in_a_foreign_transaction(sqlite_url)
+
+
+async def test_a_unit_of_work_in_a_consumers_transaction_commits_with_it(sqlite_url: str) -> None:
+    await a_unit_in_a_foreign_transaction(sqlite_url)
+
+
+@pytest.mark.postgres
+async def test_a_unit_of_work_in_a_consumers_transaction_on_postgresql(postgres_url: str) -> None:
+    await a_unit_in_a_foreign_transaction(postgres_url)
 
 
 @pytest.mark.postgres

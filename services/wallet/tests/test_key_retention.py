@@ -18,7 +18,7 @@ from wallet.settings import Settings
 from wallet_test_client import WalletApi, running_wallet
 
 T0 = datetime(2025, 3, 1, 12, tzinfo=UTC)
-RETENTION = timedelta(hours=720)  # the default of WALLET_IDEMPOTENCY_RETENTION_HOURS
+RETENTION = timedelta(hours=720)  # the default of PLATFORM_IDEMPOTENCY_RETENTION_HOURS
 PARTNER = "partner:c1"  # the scope of concessionaire c1's partner calls
 
 
@@ -108,7 +108,7 @@ async def test_the_purge_deletes_in_bounded_batches_and_is_idempotent(
     clock.advance(RETENTION + timedelta(minutes=1))  # past the retention of all five keys
 
     async with wallet.runtime.db.transaction() as session:  # one statement deletes one batch, the oldest first
-        assert await idempotency.purge_answered_before(session, clock.now() - RETENTION, batch=2) == 2
+        assert await wallet.key_retention.purge_batch(session, clock.now() - RETENTION, batch=2) == 2
     assert await stored_keys(wallet) == {"old-1", "old-2", "old-3"}
 
     assert await wallet.key_retention.purge_expired(batch=2) == 3  # a full batch, then a short one ends the run

@@ -1,12 +1,13 @@
 """Settings from environment variables (pydantic-settings).
 
-Every service reads the same fields under its own prefix, e.g. `WALLET_DATABASE_URL`, `WALLET_BUS_URL`.
+Every service reads the same fields under its own prefix, e.g. `WALLET_DATABASE_URL`, `WALLET_BUS_URL`; a few
+are one variable for the whole platform, under `PLATFORM_` (`PLATFORM_IDEMPOTENCY_RETENTION_HOURS`).
 The full list with defaults is in docs/configuration.md (generated from these classes and checked by a test).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -23,6 +24,10 @@ SERVICE_PORTS = {
     "totalizator": 8005,
 }
 
+
+#: The prefix of the few variables every service reads alike, set once for the whole platform (a field's
+#: `validation_alias`): the idempotency retention.
+PLATFORM_PREFIX = "PLATFORM_"
 
 DEV_INTERNAL_TOKEN = "dev-internal-token"
 #: Every internal token the repository has ever shipped: the default and the placeholders once committed for
@@ -108,6 +113,22 @@ class ServiceSettings(BaseSettings):
         description="Shared secret that service-to-service REST calls carry in `X-Internal-Token`; the same in "
         "every service. A development value outside standalone mode stops the service at start-up.",
     )
+    idempotency_retention_hours: int = Field(
+        720,
+        ge=24,
+        validation_alias=PLATFORM_PREFIX + "IDEMPOTENCY_RETENTION_HOURS",
+        description="Hours an answered Idempotency-Key is kept after its first request (minimum 24), in every service "
+        "that keeps keys (the wallet, the tournament director): within them a retry with the same key and request "
+        "gets the first answer — the guarantee given to partners and players. Then the purge deletes the key and the "
+        "same request executes as a new one, so clients must not retry after it.",
+    )
+    idempotency_purge_interval_seconds: float = Field(
+        3600.0,
+        gt=0,
+        validation_alias=PLATFORM_PREFIX + "IDEMPOTENCY_PURGE_INTERVAL_SECONDS",
+        description="How often Idempotency-Keys past their retention are deleted, oldest first, 10,000 rows per "
+        "transaction so the purge never holds many locks for long.",
+    )
     table_engine_shards: int = Field(
         1, ge=1, description="Number of table-engine shards; a table's shard is crc32(table id) mod this number."
     )
@@ -132,6 +153,18 @@ class ServiceSettings(BaseSettings):
             for name, published in self.development_values.items()
             if getattr(self, name) in published
         )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _platform_fields_by_name(cls, values: Any) -> Any:
+        """A platform-wide field (read from its one `PLATFORM_` variable, its `validation_alias`) passed by its name
+        in code, `Settings(idempotency_retention_hours=24)`, is taken before the variable. (pydantic's own
+        `validate_by_name` would also read the field under the service's prefix: a second variable.)"""
+        if isinstance(values, dict):
+            for name, field in cls.model_fields.items():
+                if isinstance(field.validation_alias, str) and name in values:
+                    values = {**values, field.validation_alias: values[name]}
+        return values
 
     @field_validator("forwarded_allow_ips")
     @classmethod

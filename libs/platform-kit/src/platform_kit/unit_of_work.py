@@ -33,8 +33,10 @@ A service that raises no internal events has plain units of work, without `React
 on the database themselves (issue 19; `tests/test_kit_plumbing.py` keeps it so).
 
 Work done inside a transaction that is not a unit of work's — a bus consumer's, which the kit's inbox commits
-(`ServiceRuntime.on`) — raises events with `Reactions.raise_event(session, event)`; they are reacted to in a
-task started when that transaction commits.
+(`ServiceRuntime.on`) — runs in `Reactions.unit_in(session)`, a unit of work over that transaction: entering it
+begins nothing and leaving it commits nothing (the inbox commits the message's claim and its effect together,
+or rolls both back), and the events it raises are reacted to in a task started when that transaction commits
+(`Reactions.raise_event(session, event)` does the same without a unit).
 """
 
 from __future__ import annotations
@@ -115,6 +117,10 @@ class Reactions:
     def unit(self) -> UnitOfWork:
         return UnitOfWork(self.db, self.outbox, self)
 
+    def unit_in(self, session: AsyncSession) -> UnitOfWork:
+        """The unit of work of a transaction its owner opened and commits (a bus consumer's: the inbox's)."""
+        return UnitOfWork(self.db, self.outbox, self, session)
+
     async def raise_event(self, session: AsyncSession, event: object) -> None:
         """Record `event` in `session`'s transaction, to be reacted to once it commits."""
         name = type(event).__name__
@@ -170,13 +176,20 @@ class UnitOfWork:
     """One transaction: `session`, `publish` (the outbox) and `raise_event` (reactions after the commit; a unit of
     work made without `reactions` — a service that raises no internal events — refuses to raise one)."""
 
-    def __init__(self, db: Database, outbox: Outbox, reactions: Reactions | None = None) -> None:
+    def __init__(
+        self, db: Database, outbox: Outbox, reactions: Reactions | None = None, session: AsyncSession | None = None
+    ) -> None:
         self._outbox = outbox
         self._reactions = reactions
-        self._transaction = db.transaction()
+        #: None for a transaction another owns (`Reactions.unit_in`): that owner commits it or rolls it back.
+        self._transaction = db.transaction() if session is None else None
         self.session: AsyncSession
+        if session is not None:
+            self.session = session
 
     async def __aenter__(self) -> Self:
+        if self._transaction is None:
+            return self  # its events are reacted to when the owner commits (the hook `Reactions.raise_event` sets)
         self.session = await self._transaction.__aenter__()
         self.session.info[_OWNED] = True  # its events are reacted to by __aexit__, not by a commit hook
         return self
@@ -184,6 +197,8 @@ class UnitOfWork:
     async def __aexit__(
         self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
     ) -> None:
+        if self._transaction is None:
+            return  # an error goes on to the owner, which rolls its transaction back
         await self._transaction.__aexit__(kind, error, traceback)  # commits, or rolls back and re-raises
         if kind is None and self._reactions is not None:
             await self._reactions.dispatch(self.session.info.get(_RAISED, []))

@@ -20,8 +20,14 @@ def _rows(fields: dict[str, object], names: list[str]) -> list[str]:
     return rows
 
 
+def _platform_wide(fields: dict[str, object]) -> list[str]:
+    """The fields read from one variable for the whole platform (their `validation_alias`, no service prefix)."""
+    return [name for name, field in fields.items() if isinstance(getattr(field, "validation_alias", None), str)]
+
+
 def render() -> str:
     common = ServiceSettings.model_fields
+    platform_wide = _platform_wide(dict(common))
     lines = [
         "# Configuration",
         "",
@@ -35,7 +41,19 @@ def render() -> str:
         "",
         "| variable (after the prefix) | default | meaning |",
         "|---|---|---|",
-        *_rows(dict(common), [n for n in common if n != "service_name"]),
+        *_rows(dict(common), [n for n in common if n not in ("service_name", *platform_wide)]),
+        "",
+        "## One for the whole platform",
+        "",
+        "Read alike by every service, under no service prefix.",
+        "",
+        "| variable | default | meaning |",
+        "|---|---|---|",
+        *(
+            row.replace(f"| `{name.upper()}`", f"| `{common[name].validation_alias}`", 1)
+            for name in platform_wide
+            for row in _rows(dict(common), [name])
+        ),
     ]
     for service in SERVICES:
         fields = settings_class(service).model_fields

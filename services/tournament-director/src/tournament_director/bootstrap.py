@@ -1,6 +1,6 @@
 """The director's composition root: its context (`Director`), what each money step's answer does, the reactions
-to its internal events, the bus consumers and the background tasks — assembled once, held by the app as
-`app.state.services`."""
+to its internal events, the bus consumers (`service/consumed.py`) and the background tasks (the clock, the money
+worker, the lobby, the idempotency-key purge) — assembled once, held by the app as `app.state.services`."""
 
 from __future__ import annotations
 
@@ -11,24 +11,20 @@ from datetime import timedelta
 
 import httpx
 from platform_kit.clock import Clock
-from platform_kit.events import gateway as gateway_bus
-from platform_kit.events import rating as rating_bus
-from platform_kit.events import table as table_bus
 from platform_kit.internal_client import InternalClient
+from platform_kit.key_retention import KeyRetention
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.unit_of_work import REACTIONS_TABLE, Reactions
 
 from tournament_director.adapters.money_steps import StepKind
+from tournament_director.adapters.orm import idempotency_keys
 from tournament_director.adapters.rating import RatingClient
 from tournament_director.adapters.wallet import WalletClient
-from tournament_director.service import lifecycle, money, purchases, registration, satellites, settlement
+from tournament_director.service import consumed, lifecycle, money, purchases, registration, satellites, settlement
 from tournament_director.service.clock import run_clock
 from tournament_director.service.context import Director, Metrics
 from tournament_director.service.events import RunFinished, SatelliteSettled, SitAndGoFilled
 from tournament_director.service.lobby import Lobby
-from tournament_director.service.sanctions import Sanctions
-from tournament_director.service.self_exclusions import SelfExclusions
-from tournament_director.service.table_events import TableEvents
 from tournament_director.settings import Settings
 
 
@@ -39,6 +35,8 @@ class Services:
 
     runtime: ServiceRuntime
     director: Director
+    #: Purges the answers kept under Idempotency-Keys past their retention (a background task).
+    key_retention: KeyRetention
 
 
 def build(
@@ -75,12 +73,13 @@ def build(
     )
     _register_completions(director)
     _register_reactions(director)
-    _subscribe(director)
+    consumed.subscribe(director)
     runtime.in_background(lambda: money.run_worker(director))
     runtime.in_background(lambda: run_clock(director))
     runtime.in_background(Lobby(director).run)  # the settings' entries, and those staff add from the console
     runtime.in_background(lambda: _close_clients_at_stop(director))
-    return Services(runtime=runtime, director=director)
+    key_retention = KeyRetention.start(runtime, idempotency_keys, clock, metric_prefix="tournament")
+    return Services(runtime=runtime, director=director, key_retention=key_retention)
 
 
 def _register_completions(director: Director) -> None:
@@ -102,16 +101,6 @@ def _register_reactions(director: Director) -> None:
     reactions.on(SitAndGoFilled, lambda uow, event: lifecycle.on_filled(director, uow, event))
     reactions.on(RunFinished, lambda uow, event: settlement.on_run_finished(director, uow, event))
     reactions.on(SatelliteSettled, lambda uow, event: satellites.on_satellite_settled(director, uow, event))
-
-
-def _subscribe(director: Director) -> None:
-    runtime = director.runtime
-    tables = TableEvents(director)
-    runtime.on(table_bus.HandCompleted.TYPE, tables.hand_completed)
-    runtime.on(table_bus.HandVoided.TYPE, tables.hand_voided)
-    runtime.on(table_bus.CommandRejected.TYPE, tables.command_rejected)
-    runtime.on(rating_bus.SanctionDecided.TYPE, Sanctions(director).decided)
-    runtime.on(gateway_bus.PlayerSelfExcluded.TYPE, SelfExclusions(director).excluded)
 
 
 async def _close_clients_at_stop(director: Director) -> None:

@@ -38,12 +38,6 @@ class Settings(ServiceSettings):
         description="How long a repeated request waits for the answer of the same request still running before it "
         "answers 409 idempotency_key_in_flight (repeat it with the same key).",
     )
-    idempotency_retention_hours: int = Field(
-        720,
-        ge=24,
-        description="How long the answer of a registration, unregistration, purchase or cancellation is kept "
-        "under its Idempotency-Key; the same key after that runs as a new request.",
-    )
     keyed_requests_in_flight: int = Field(
         32,
         ge=1,

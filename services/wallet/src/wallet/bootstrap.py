@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from platform_kit.clock import Clock
+from platform_kit.key_retention import KeyRetention
 from platform_kit.runtime import ServiceRuntime
 
+from wallet.adapters.orm import idempotency_keys
 from wallet.service.deposit_limits import DepositLimits
 from wallet.service.holds import Holds
 from wallet.service.idempotent import IdempotentExecutor
-from wallet.service.key_retention import KeyRetention
 from wallet.service.ledger import Ledger
 from wallet.service.money import Money
 from wallet.service.queries import Queries
@@ -44,9 +45,7 @@ def build(runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Services
         queries=Queries(ledger),
         reconciler=Reconciler(runtime.db, runtime.outbox, clock, runtime.registry),
         executor=IdempotentExecutor(runtime.db, clock, runtime.registry),
-        key_retention=KeyRetention(
-            runtime.db, clock, runtime.registry, timedelta(hours=settings.idempotency_retention_hours)
-        ),
+        key_retention=KeyRetention.start(runtime, idempotency_keys, clock, metric_prefix="wallet"),
         default_hold_ttl=timedelta(seconds=settings.hold_ttl_seconds),
     )
 
@@ -56,10 +55,6 @@ def build(runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Services
     async def reconcile() -> None:
         await services.reconciler.check_forever(settings.reconciliation_interval_seconds)
 
-    async def purge_idempotency_keys() -> None:
-        await services.key_retention.purge_forever(settings.idempotency_purge_interval_seconds)
-
     runtime.in_background(sweep_holds)
     runtime.in_background(reconcile)
-    runtime.in_background(purge_idempotency_keys)
     return services

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, tuple_, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -77,15 +77,3 @@ async def release(session: AsyncSession, scope: str, key: str, token: str) -> No
             keys.c.scope == scope, keys.c.key == key, keys.c.claim == token, keys.c.status_code.is_(None)
         )
     )
-
-
-async def purge_answered_before(session: AsyncSession, cutoff: datetime, batch: int) -> int:
-    """Delete at most `batch` answered keys created before `cutoff`, oldest first; returns how many."""
-    oldest = (
-        select(keys.c.scope, keys.c.key)
-        .where(keys.c.created_at < cutoff, keys.c.status_code.is_not(None))
-        .order_by(keys.c.created_at)
-        .limit(batch)
-    )
-    result = await session.execute(delete(keys).where(tuple_(keys.c.scope, keys.c.key).in_(oldest)))
-    return int(result.rowcount)  # type: ignore[attr-defined]

@@ -18,7 +18,8 @@ only by the request still holding that claim.
   key is released, so the repeat runs the request again and gets its real outcome. Every other refusal is the
   request's answer and is kept, as the wallet keeps its refusals: a new attempt takes a new key.
 
-Answers are kept for `idempotency_retention_hours` (`purge_expired`, called by the clock).
+Answered keys are kept for `PLATFORM_IDEMPOTENCY_RETENTION_HOURS`, then purged (`platform_kit.key_retention`,
+started in `bootstrap`).
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ from tournament_director.service.context import Director
 RETRY_LATER = frozenset({"payment_in_progress", "purchase_in_progress"})
 FIRST_POLL_SECONDS = 0.02
 LONGEST_POLL_SECONDS = 0.25
-PURGE_BATCH = 1_000
 
 Command = Callable[[], Awaitable[dict[str, Any]]]
 
@@ -157,11 +157,3 @@ def _replay(director: Director, found: StoredKey) -> Outcome:
 def _problem_body(error: ProblemError) -> Any:
     """The problem+json body the kit's handler would answer `error` with."""
     return json.loads(bytes(problem(error.status, error.code, error.message, **error.details).body))
-
-
-async def purge_expired(director: Director) -> int:
-    """Delete one batch of answered keys past their retention; returns how many (a key older than that runs
-    as a new request: clients must not repeat a request after the retention)."""
-    cutoff = director.now() - timedelta(hours=director.settings.idempotency_retention_hours)
-    async with director.unit() as uow:
-        return await idempotency.purge_answered_before(uow.session, cutoff, PURGE_BATCH)

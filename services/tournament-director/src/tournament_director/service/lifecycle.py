@@ -20,7 +20,14 @@ from tournament_director.domain.kinds import TournamentKind
 from tournament_director.domain.run import TournamentRun, default_entry
 from tournament_director.domain.run_results import refunds
 from tournament_director.service import recurring, settlement
-from tournament_director.service.commands import Cancel, CancelAnswer, Cancelled, StartNow
+from tournament_director.service.commands import (
+    Cancel,
+    CancelAnswer,
+    Cancelled,
+    OpenRegistration,
+    StartNow,
+    StartScheduled,
+)
 from tournament_director.service.context import Director
 from tournament_director.service.events import SitAndGoFilled
 from tournament_director.service.principals import managed_tournament
@@ -29,12 +36,13 @@ from tournament_director.service.runs import carry_out
 BELOW_MINIMUM = "below_minimum"
 
 
-async def open_registration(director: Director, session: AsyncSession, tournament_id: str) -> None:
-    tournament = await tournaments.get(session, tournament_id, lock=True)
+async def open_registration(director: Director, uow: UnitOfWork, command: OpenRegistration) -> None:
+    tournament_id = command.tournament_id
+    tournament = await tournaments.get(uow.session, tournament_id, lock=True)
     if tournament is None or tournament.status is not Status.ANNOUNCED:
         return
-    await tournaments.set_status(session, tournament_id, Status.REGISTERING, director.now())
-    await director.runtime.outbox.add(session, events.RegistrationOpened(tournament_id=tournament_id))
+    await tournaments.set_status(uow.session, tournament_id, Status.REGISTERING, director.now())
+    await uow.publish(events.RegistrationOpened(tournament_id=tournament_id))
 
 
 async def on_filled(director: Director, uow: UnitOfWork, event: SitAndGoFilled) -> None:
@@ -47,12 +55,13 @@ async def on_filled(director: Director, uow: UnitOfWork, event: SitAndGoFilled) 
         await start(director, uow.session, tournament)
 
 
-async def start_scheduled(director: Director, session: AsyncSession, tournament_id: str) -> None:
+async def start_scheduled(director: Director, uow: UnitOfWork, command: StartScheduled) -> None:
     """The start time came (P-3.2): start with whoever registered, or cancel and refund below the minimum."""
-    tournament = await tournaments.get(session, tournament_id, lock=True)
+    session = uow.session
+    tournament = await tournaments.get(session, command.tournament_id, lock=True)
     if tournament is None or tournament.status not in (Status.ANNOUNCED, Status.REGISTERING):
         return
-    registered = await tournaments.registered_count(session, tournament_id)
+    registered = await tournaments.registered_count(session, command.tournament_id)
     if registered < tournament.definition.min_players:
         await cancel_before_start(director, session, tournament, BELOW_MINIMUM, rule="P-3.2")
     else:

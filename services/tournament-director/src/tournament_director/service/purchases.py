@@ -16,6 +16,7 @@ from datetime import datetime
 
 from platform_kit.errors import Conflict, NotFound
 from platform_kit.events import tournament as events
+from platform_kit.unit_of_work import UnitOfWork
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import money_steps, offers, runs, tournaments
@@ -28,7 +29,7 @@ from tournament_director.domain.run import RunError, TournamentRun
 from tournament_director.domain.run_messages import Message
 from tournament_director.service import jackpots
 from tournament_director.service.cancelled import refuse_if_cancelled
-from tournament_director.service.commands import Purchase, Purchased, PurchaseKind
+from tournament_director.service.commands import DeclineLapsedOffer, Purchase, Purchased, PurchaseKind
 from tournament_director.service.context import Director
 from tournament_director.service.money import drive, raise_unless_done, step_by_key
 from tournament_director.service.runs import act_on_run
@@ -166,8 +167,9 @@ async def on_refunded(director: Director, session: AsyncSession, step: MoneyStep
     """Completion of `purchase_refund`: nothing more to do (the refusal was answered to the player)."""
 
 
-async def decline_lapsed(director: Director, session: AsyncSession, tournament_id: str, player_id: str) -> None:
+async def decline_lapsed(director: Director, uow: UnitOfWork, command: DeclineLapsedOffer) -> None:
     """A rebuy offer ran out (P-4.2): declined — unless its payment is under way."""
+    session, tournament_id, player_id = uow.session, command.tournament_id, command.player_id
     if any(
         step.kind is StepKind.REBUY for step in await money_steps.pending_for_player(session, tournament_id, player_id)
     ):

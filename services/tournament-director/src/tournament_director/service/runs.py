@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from platform_kit.events import tournament as events
+from platform_kit.unit_of_work import UnitOfWork
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import offers, runs, tournaments
@@ -23,6 +24,7 @@ from tournament_director.domain import run_messages
 from tournament_director.domain.run import TournamentRun
 from tournament_director.domain.run_messages import Message, OfferRebuy
 from tournament_director.service import jackpots
+from tournament_director.service.commands import ChangeLevel
 from tournament_director.service.context import Director
 from tournament_director.service.events import RunFinished
 
@@ -42,6 +44,11 @@ async def act_on_run(director: Director, session: AsyncSession, tournament_id: s
     messages = call(run, now)
     await carry_out(director, session, tournament, run, messages)
     return True
+
+
+async def change_level(director: Director, uow: UnitOfWork, command: ChangeLevel) -> None:
+    """P-7 (a clock duty): announce the level or break that began, offer add-ons, deal again after a break."""
+    await act_on_run(director, uow.session, command.tournament_id, lambda run, now: run.on_clock(now))
 
 
 async def carry_out(

@@ -1,12 +1,13 @@
-"""Sanctions from the rating service (P-12.3–P-12.5), applied when `rating.sanction.decided` arrives.
+"""Sanctions from the rating service (P-12.3–P-12.5), applied when `rating.sanction.decided` arrives
+(`ApplySanction`, in the unit of work of the transaction that records the message in the inbox).
 
 - `tournament_disqualification`: the player is disqualified from that tournament — in play, their chips leave
   and they rank below everyone not disqualified; registered, their registration is cancelled.
 - `ranking_penalty`: they will rank that many places lower in that tournament.
 - `pending_tournaments_disqualification` and bans: every tournament the player is registered for or playing,
   not finished (a room ban only where they entered through that room).
-A cancelled registration is refunded unless the sanction makes the entry forfeit. Everything happens in the
-transaction that records the message; refunds are money steps for the worker.
+A cancelled registration is refunded unless the sanction makes the entry forfeit. Refunds are money steps for the
+worker.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from platform_kit.bus import Envelope
 from platform_kit.events import rating as rating_bus
 from platform_kit.events import tournament as events
+from platform_kit.unit_of_work import UnitOfWork
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import tournaments
@@ -25,6 +26,7 @@ from tournament_director.adapters.tournaments import Registration, RegistrationS
 from tournament_director.domain.run import RunError, TournamentRun
 from tournament_director.domain.run_messages import Message
 from tournament_director.service import registration as registrations
+from tournament_director.service.commands import ApplySanction
 from tournament_director.service.context import Director
 from tournament_director.service.runs import act_on_run
 
@@ -34,13 +36,15 @@ EVERY_PENDING_TOURNAMENT = frozenset({"pending_tournaments_disqualification", "t
 ROOM_ONLY = "room"
 
 
+async def apply(director: Director, uow: UnitOfWork, command: ApplySanction) -> None:
+    await Sanctions(director).apply(uow.session, command.sanction)
+
+
 class Sanctions:
     def __init__(self, director: Director) -> None:
         self.director = director
 
-    async def decided(self, session: AsyncSession, envelope: Envelope) -> None:
-        sanction = envelope.event()
-        assert isinstance(sanction, rating_bus.SanctionDecided)
+    async def apply(self, session: AsyncSession, sanction: rating_bus.SanctionDecided) -> None:
         if sanction.kind == "ranking_penalty" and sanction.tournament_id is not None:
             await self._penalize(session, sanction.tournament_id, sanction)
         elif sanction.kind == "tournament_disqualification" and sanction.tournament_id is not None:

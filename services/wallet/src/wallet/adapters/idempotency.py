@@ -1,5 +1,5 @@
 """The idempotency-key table: one row per (scope, key), holding the request's fingerprint and first response,
-until the retention purge deletes it."""
+until the retention purge deletes it (`platform_kit.key_retention`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select, tuple_, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters.orm import idempotency_keys
@@ -71,22 +71,3 @@ async def stored(session: AsyncSession, scope: str, key: str) -> StoredResponse 
         return None
     # A claimed key is completed in the claiming transaction, so a committed row always has its response.
     return StoredResponse(row.fingerprint, row.status_code, json.loads(row.response))
-
-
-# The oldest answered keys first, along ix_idempotency_keys_created_at. A claim is answered in the transaction
-# that makes it, so a claim still running is not even visible here; `response IS NOT NULL` keeps any unanswered row
-# all the same. On PostgreSQL rows another purger (another replica) holds are skipped rather than waited for.
-_PURGEABLE = (
-    select(idempotency_keys.c.scope, idempotency_keys.c.key)
-    .where(idempotency_keys.c.created_at < bindparam("cutoff"), idempotency_keys.c.response.is_not(None))
-    .order_by(idempotency_keys.c.created_at)
-    .limit(bindparam("batch"))
-    .with_for_update(skip_locked=True)  # SQLite has no row locks and renders nothing for it
-)
-_PURGE = delete(idempotency_keys).where(tuple_(idempotency_keys.c.scope, idempotency_keys.c.key).in_(_PURGEABLE))
-
-
-async def purge_answered_before(session: AsyncSession, cutoff: datetime, batch: int) -> int:
-    """Delete at most `batch` answered keys created before `cutoff`; returns how many were deleted."""
-    result = await session.execute(_PURGE, {"cutoff": cutoff, "batch": batch})
-    return int(result.rowcount)  # type: ignore[attr-defined]

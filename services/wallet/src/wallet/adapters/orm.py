@@ -126,7 +126,7 @@ idempotency_keys = Table(
     Column("response", Text, nullable=True),
     Column("created_at", UtcDateTime, nullable=False),
     PrimaryKeyConstraint("scope", "key"),
-    # The retention purge walks the oldest keys first (service/key_retention.py).
+    # The retention purge walks the oldest keys first (platform_kit.key_retention).
     Index("ix_idempotency_keys_created_at", "created_at"),
 )
 
