@@ -16,7 +16,14 @@ import pytest
 from platform_kit.db import Database
 from platform_kit.internal_client import InternalClient
 from platform_kit.outbox import Outbox
-from platform_kit.outgoing_calls import Answer, CallStatus, OutgoingCall, OutgoingCalls, outgoing_calls_table
+from platform_kit.outgoing_calls import (
+    Answer,
+    CallStatus,
+    CallTable,
+    OutgoingCall,
+    OutgoingCalls,
+    outgoing_calls_table,
+)
 from platform_kit.runtime import add_messaging_tables
 from platform_kit.unit_of_work import REACTIONS_TABLE, Reactions, UnitOfWork, reactions_table
 from platform_kit.wallet_operations import WalletRequest
@@ -80,7 +87,7 @@ async def caller(url: str) -> AsyncIterator[Caller]:
     service = Service()
     client = InternalClient("http://svc", "token", transport=httpx.MockTransport(service.handle))
     calls = OutgoingCalls(
-        calls_table,
+        CallTable(calls_table),
         {"svc": client},
         unit=reactions.unit,
         session_of=lambda uow: uow.session,
@@ -97,8 +104,15 @@ async def caller(url: str) -> AsyncIterator[Caller]:
 async def record(c: Caller, key: str, *, group: str = "g1", path: str = "/internal/v1/x") -> OutgoingCall:
     async with c.reactions.unit() as uow:
         request = WalletRequest(path, {"amount": 5, "key": key})
-        return await c.calls.record(
-            uow.session, key=key, target="svc", operation="pay", request=request, group=group, player_id="p1"
+        return await c.calls.calls.record(
+            uow.session,
+            key=key,
+            target="svc",
+            operation="pay",
+            request=request,
+            now=c.clock[0],
+            group=group,
+            player_id="p1",
         )
 
 
@@ -126,7 +140,7 @@ async def answered_once_with_the_same_key_and_request(url: str) -> None:
         assert all(sent == c.service.seen[0] for sent in c.service.seen), "the same key, path and body each time"
         assert await completions(c) == [("k1", "done")]
         async with c.db.sessions() as session:
-            stored = await c.calls.by_key(session, "k1")
+            stored = await c.calls.calls.by_key(session, "k1")
         assert stored is not None and stored.attempts == 1 and stored.own == {"player_id": "p1"}
         assert stored.status is CallStatus.DONE and stored.answer == {"operation_id": 1}
 
@@ -147,8 +161,9 @@ async def a_rolled_back_recording_leaves_no_call(url: str) -> None:
     async with caller(url) as c:
         with pytest.raises(RuntimeError):
             async with c.reactions.unit() as uow:
-                await c.calls.record(
-                    uow.session, key="k1", target="svc", operation="pay", request=WalletRequest("/x", {})
+                request = WalletRequest("/x", {})
+                await c.calls.calls.record(
+                    uow.session, key="k1", target="svc", operation="pay", request=request, now=c.clock[0]
                 )
                 raise RuntimeError("the work fails")
         async with c.db.sessions() as session:
@@ -166,7 +181,7 @@ async def a_failing_completion_leaves_the_call_pending(url: str) -> None:
         with pytest.raises(RuntimeError):
             await c.calls.make(call, failing)
         async with c.db.sessions() as session:
-            assert (await c.calls.pending(session))[0].key == "k1"
+            assert (await c.calls.calls.pending(session))[0].key == "k1"
         assert await completions(c) == []
         assert (await c.calls.make(call, complete)).status is CallStatus.DONE
         assert await completions(c) == [("k1", "done")]
@@ -189,7 +204,7 @@ async def recovered_in_order_per_group(url: str) -> None:
         assert made == 4 and [s[0] for s in c.service.seen] == ["a1", "a2", "b1", "b2"], "only what is due"
         assert await completions(c) == [("a1", "done"), ("a2", "done"), ("b1", "done"), ("b2", "done")]
         async with c.db.sessions() as session:
-            (left,) = await c.calls.pending(session)
+            (left,) = await c.calls.calls.pending(session)
         assert left.key == "a3" and left.attempts == 1, "unanswered once, then not due"
 
 

@@ -46,10 +46,12 @@ __all__ = [
     "OUTGOING_CALLS_TABLE",
     "Answer",
     "CallStatus",
+    "CallTable",
     "OutgoingCall",
     "OutgoingCalls",
     "Unanswered",
     "outgoing_calls_table",
+    "post",
 ]
 
 log = logging.getLogger(__name__)
@@ -138,14 +140,14 @@ class OutgoingCall:
 Completion = Callable[[U, OutgoingCall, Answer], Awaitable[None]]
 
 
-async def post(client: InternalClient, request: WalletRequest, key: str) -> Answer:
-    """Send a keyed request; its answer, or `Unanswered`. A 401 means the token was refused and nothing done."""
+async def post(client: InternalClient, path: str, body: Any, *, idempotency_key: str | None = None) -> Answer:
+    """POST `body`; the service's answer, or `Unanswered`. A 401 means our token was refused and nothing done."""
     try:
-        response = await client.request("POST", request.path, json=request.body, idempotency_key=key)
+        response = await client.request("POST", path, json=body, idempotency_key=idempotency_key)
     except httpx.HTTPError as error:
-        raise Unanswered(f"POST {request.path}: {error!r}") from error
+        raise Unanswered(f"POST {path}: {error!r}") from error
     if response.status_code >= 500 or response.status_code == 401:
-        raise Unanswered(f"POST {request.path}: {response.status_code}")
+        raise Unanswered(f"POST {path}: {response.status_code}")
     try:
         payload = response.json()
     except ValueError:
@@ -153,26 +155,11 @@ async def post(client: InternalClient, request: WalletRequest, key: str) -> Answ
     return Answer(response.status_code, payload)
 
 
-class OutgoingCalls(Generic[U]):
-    """The calls of one table: recorded, made through `clients` (target -> its internal client), answered in
-    `unit()` (a unit of work; `session_of` gives its session)."""
+class CallTable:
+    """The calls recorded in one table (`outgoing_calls_table`): what is written and read, no I/O but SQL."""
 
-    def __init__(
-        self,
-        table: Table,
-        clients: Mapping[str, InternalClient],
-        *,
-        unit: Callable[[], AbstractAsyncContextManager[U]],
-        session_of: Callable[[U], AsyncSession],
-        reads: Callable[[], AbstractAsyncContextManager[AsyncSession]],
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
-    ) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
-        self.clients = clients
-        self.unit = unit
-        self.session_of = session_of
-        self.reads = reads
-        self.now = now
         self._own = [c.name for c in table.columns if c.name not in _KIT_COLUMNS]
 
     async def record(
@@ -183,12 +170,77 @@ class OutgoingCalls(Generic[U]):
         target: str,
         operation: str,
         request: WalletRequest,
+        now: datetime,
         group: str | None = None,
         **own: Any,
     ) -> OutgoingCall:
         """A new pending call in `session`'s transaction, as recorded (its driver needs not read it back)."""
-        now = self.now()
-        values = {
+        values = {**self._values(key, target, operation, request, now, group), **own}
+        result = await session.execute(self.table.insert().values(values))
+        (call_id,) = result.inserted_primary_key  # type: ignore[attr-defined]
+        return self.call({**dict.fromkeys(self._own), **values, "call_id": call_id, "answer": None})
+
+    async def get(self, session: AsyncSession, call_id: int, *, lock: bool = False) -> OutgoingCall | None:
+        query = select(self.table).where(self.table.c.call_id == call_id)
+        row = (await session.execute(query.with_for_update() if lock else query)).mappings().first()
+        return None if row is None else self.call(row)
+
+    async def by_key(self, session: AsyncSession, key: str) -> OutgoingCall | None:
+        return await self.first(session, self.table.c.idempotency_key == key)
+
+    async def first(self, session: AsyncSession, *where: Any) -> OutgoingCall | None:
+        row = (await session.execute(select(self.table).where(*where))).mappings().first()
+        return None if row is None else self.call(row)
+
+    async def where(self, session: AsyncSession, *where: Any) -> list[OutgoingCall]:
+        """The calls that match, in the order recorded."""
+        query = select(self.table).where(*where).order_by(self.table.c.call_id)
+        return [self.call(row) for row in (await session.execute(query)).mappings()]
+
+    async def pending(self, session: AsyncSession, *where: Any) -> list[OutgoingCall]:
+        return await self.where(session, self.table.c.status == CallStatus.PENDING.value, *where)
+
+    async def answer(self, session: AsyncSession, call: OutgoingCall, answer: Answer, now: datetime) -> OutgoingCall:
+        """Mark the call answered: `done` (a 2xx) or `refused`; the call as it now stands."""
+        status = CallStatus.DONE if answer.ok else CallStatus.REFUSED
+        refusal = answer.code if status is CallStatus.REFUSED and isinstance(answer.body, dict) else None
+        await session.execute(
+            update(self.table)
+            .where(self.table.c.call_id == call.call_id)
+            .values(status=status.value, answer=json.dumps(answer.body), refusal_code=refusal, updated_at=now)
+        )
+        return replace(call, status=status, answer=answer.body, refusal_code=refusal, updated_at=now)
+
+    async def count_attempt(self, session: AsyncSession, call_id: int, now: datetime) -> None:
+        await session.execute(
+            update(self.table)
+            .where(self.table.c.call_id == call_id)
+            .values(attempts=self.table.c.attempts + 1, updated_at=now)
+        )
+
+    def call(self, row: RowMapping | Mapping[str, Any]) -> OutgoingCall:
+        """A row of the table as a call."""
+        answer = row["answer"]
+        return OutgoingCall(
+            call_id=int(row["call_id"]),
+            key=row["idempotency_key"],
+            target=row["target"],
+            operation=row["operation"],
+            group=row["group_key"],
+            request=WalletRequest(row["path"], json.loads(row["body"])),
+            status=CallStatus(row["status"]),
+            attempts=row["attempts"],
+            answer=None if answer is None else json.loads(answer),
+            refusal_code=row.get("refusal_code"),
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            own={name: row.get(name) for name in self._own},
+        )
+
+    def _values(
+        self, key: str, target: str, operation: str, request: WalletRequest, now: datetime, group: str | None
+    ) -> dict[str, Any]:
+        return {
             "idempotency_key": key,
             "target": target,
             "operation": operation,
@@ -199,51 +251,29 @@ class OutgoingCalls(Generic[U]):
             "attempts": 0,
             "created_at": now,
             "updated_at": now,
-            **own,
         }
-        result = await session.execute(self.table.insert().values(values))
-        (call_id,) = result.inserted_primary_key  # type: ignore[attr-defined]
-        return self._call({**dict.fromkeys(self._own), **values, "call_id": call_id, "answer": None})
 
-    async def record_many(self, session: AsyncSession, calls: Iterable[dict[str, Any]]) -> None:
-        """Record calls in bulk (`record`'s arguments as dicts, `request` included): one statement."""
-        now = self.now()
-        rows = [
-            {
-                **{k: v for k, v in call.items() if k not in ("key", "group", "request")},
-                "idempotency_key": call["key"],
-                "group_key": call.get("group"),
-                "path": call["request"].path,
-                "body": json.dumps(call["request"].body, sort_keys=True),
-                "status": CallStatus.PENDING.value,
-                "attempts": 0,
-                "created_at": now,
-                "updated_at": now,
-            }
-            for call in calls
-        ]
-        if rows:
-            await session.execute(self.table.insert(), rows)
 
-    async def get(self, session: AsyncSession, call_id: int, *, lock: bool = False) -> OutgoingCall | None:
-        query = select(self.table).where(self.table.c.call_id == call_id)
-        row = (await session.execute(query.with_for_update() if lock else query)).mappings().first()
-        return None if row is None else self._call(row)
+class OutgoingCalls(Generic[U]):
+    """Makes the calls of `calls` through `clients` (target -> its internal client) and applies their answers in
+    `unit()` (a unit of work; `session_of` gives its session); `reads()` is a session for the recovery's read."""
 
-    async def by_key(self, session: AsyncSession, key: str) -> OutgoingCall | None:
-        return await self.first(session, self.table.c.idempotency_key == key)
-
-    async def first(self, session: AsyncSession, *where: Any) -> OutgoingCall | None:
-        row = (await session.execute(select(self.table).where(*where))).mappings().first()
-        return None if row is None else self._call(row)
-
-    async def where(self, session: AsyncSession, *where: Any) -> list[OutgoingCall]:
-        """The calls that match, in the order recorded."""
-        query = select(self.table).where(*where).order_by(self.table.c.call_id)
-        return [self._call(row) for row in (await session.execute(query)).mappings()]
-
-    async def pending(self, session: AsyncSession, *where: Any) -> list[OutgoingCall]:
-        return await self.where(session, self.table.c.status == CallStatus.PENDING.value, *where)
+    def __init__(
+        self,
+        calls: CallTable,
+        clients: Mapping[str, InternalClient],
+        *,
+        unit: Callable[[], AbstractAsyncContextManager[U]],
+        session_of: Callable[[U], AsyncSession],
+        reads: Callable[[], AbstractAsyncContextManager[AsyncSession]],
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.calls = calls
+        self.clients = clients
+        self.unit = unit
+        self.session_of = session_of
+        self.reads = reads
+        self.now = now
 
     async def make(self, call: OutgoingCall, complete: Completion[U]) -> OutgoingCall:
         """Send the call and apply its answer; the call as it stands afterwards (still pending when the target
@@ -251,20 +281,21 @@ class OutgoingCalls(Generic[U]):
         row's lock, once, whoever else makes it meanwhile."""
         if call.status is not CallStatus.PENDING:
             return call
+        client = self.clients[call.target]
         try:
-            answer = await post(self.clients[call.target], call.request, call.key)
+            answer = await post(client, call.request.path, call.request.body, idempotency_key=call.key)
         except Unanswered as error:
             log.warning("call unanswered; it will be made again", extra={"key": call.key, "error": str(error)})
             async with self.unit() as unit:
-                await self._count_attempt(self.session_of(unit), call.call_id)
+                await self.calls.count_attempt(self.session_of(unit), call.call_id, self.now())
             return replace(call, attempts=call.attempts + 1)
         async with self.unit() as unit:
             session = self.session_of(unit)
-            current = await self.get(session, call.call_id, lock=True)
+            current = await self.calls.get(session, call.call_id, lock=True)
             assert current is not None, f"no outgoing call {call.call_id}"
             if current.status is not CallStatus.PENDING:
                 return current  # another driver applied the same answer first
-            answered = await self._answer(session, current, answer)
+            answered = await self.calls.answer(session, current, answer, self.now())
             await complete(unit, answered, answer)
         return answered
 
@@ -279,7 +310,7 @@ class OutgoingCalls(Generic[U]):
         """Make the pending calls that are `due`, group by group in the order recorded; a call still unanswered
         (or whose completion failed) that `holds_back` stops its group until the next pass. How many made."""
         async with self.reads() as session:
-            waiting = await self.pending(session, *where)
+            waiting = await self.calls.pending(session, *where)
         groups: dict[str | None, list[OutgoingCall]] = {}
         for call in waiting:
             groups.setdefault(call.group, []).append(call)
@@ -309,42 +340,6 @@ class OutgoingCalls(Generic[U]):
             if answered.status is CallStatus.PENDING and holds_back(call):
                 return made
         return made
-
-    async def _answer(self, session: AsyncSession, call: OutgoingCall, answer: Answer) -> OutgoingCall:
-        status = CallStatus.DONE if answer.ok else CallStatus.REFUSED
-        refusal = answer.code if status is CallStatus.REFUSED and isinstance(answer.body, dict) else None
-        now = self.now()
-        await session.execute(
-            update(self.table)
-            .where(self.table.c.call_id == call.call_id)
-            .values(status=status.value, answer=json.dumps(answer.body), refusal_code=refusal, updated_at=now)
-        )
-        return replace(call, status=status, answer=answer.body, refusal_code=refusal, updated_at=now)
-
-    async def _count_attempt(self, session: AsyncSession, call_id: int) -> None:
-        await session.execute(
-            update(self.table)
-            .where(self.table.c.call_id == call_id)
-            .values(attempts=self.table.c.attempts + 1, updated_at=self.now())
-        )
-
-    def _call(self, row: RowMapping | Mapping[str, Any]) -> OutgoingCall:
-        answer = row["answer"]
-        return OutgoingCall(
-            call_id=int(row["call_id"]),
-            key=row["idempotency_key"],
-            target=row["target"],
-            operation=row["operation"],
-            group=row["group_key"],
-            request=WalletRequest(row["path"], json.loads(row["body"])),
-            status=CallStatus(row["status"]),
-            attempts=row["attempts"],
-            answer=None if answer is None else json.loads(answer) if isinstance(answer, str) else answer,
-            refusal_code=row.get("refusal_code"),
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-            own={name: row.get(name) for name in self._own},
-        )
 
 
 _KIT_COLUMNS = frozenset(
