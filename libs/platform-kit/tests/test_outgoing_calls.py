@@ -20,6 +20,7 @@ from platform_kit.outgoing_calls import (
     Answer,
     CallStatus,
     CallTable,
+    NewCall,
     OutgoingCall,
     OutgoingCalls,
     outgoing_calls_table,
@@ -208,12 +209,30 @@ async def recovered_in_order_per_group(url: str) -> None:
         assert left.key == "a3" and left.attempts == 1, "unanswered once, then not due"
 
 
+async def recorded_together(url: str) -> None:
+    async with caller(url) as c:
+        new = [
+            NewCall(f"k{n}", "svc", "pay", WalletRequest(f"/x/{n}", {"n": n}), group="g", own={"player_id": f"p{n}"})
+            for n in range(5)
+        ]
+        async with c.reactions.unit() as uow:
+            await c.calls.calls.record_all(uow.session, new, c.clock[0], chunk=2)
+        async with c.db.sessions() as session:
+            recorded = await c.calls.calls.pending(session)
+        assert [(r.key, r.request, r.own["player_id"], r.attempts) for r in recorded] == [
+            (f"k{n}", WalletRequest(f"/x/{n}", {"n": n}), f"p{n}", 0) for n in range(5)
+        ]
+        assert await c.calls.recover(complete) == 5
+        assert [key for key, _ in await completions(c)] == [f"k{n}" for n in range(5)]
+
+
 SCENARIOS: list[Callable[[str], Awaitable[None]]] = [
     answered_once_with_the_same_key_and_request,
     made_twice_at_once_applied_once,
     a_rolled_back_recording_leaves_no_call,
     a_failing_completion_leaves_the_call_pending,
     recovered_in_order_per_group,
+    recorded_together,
 ]
 
 

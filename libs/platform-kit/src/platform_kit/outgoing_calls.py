@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -47,6 +47,7 @@ __all__ = [
     "Answer",
     "CallStatus",
     "CallTable",
+    "NewCall",
     "OutgoingCall",
     "OutgoingCalls",
     "Unanswered",
@@ -136,6 +137,18 @@ class OutgoingCall:
     own: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class NewCall:
+    """A call to record (`CallTable.record_all`): `record`'s arguments."""
+
+    key: str
+    target: str
+    operation: str
+    request: WalletRequest
+    group: str | None = None
+    own: Mapping[str, Any] = field(default_factory=dict)
+
+
 #: The caller's part of an answer, in the unit of work that marks the call answered.
 Completion = Callable[[U, OutgoingCall, Answer], Awaitable[None]]
 
@@ -179,6 +192,14 @@ class CallTable:
         result = await session.execute(self.table.insert().values(values))
         (call_id,) = result.inserted_primary_key  # type: ignore[attr-defined]
         return self.call({**dict.fromkeys(self._own), **values, "call_id": call_id, "answer": None})
+
+    async def record_all(
+        self, session: AsyncSession, calls: Sequence[NewCall], now: datetime, *, chunk: int = 1000
+    ) -> None:
+        """Many new pending calls in `session`'s transaction, a statement per `chunk` of them."""
+        rows = [{**self._values(c.key, c.target, c.operation, c.request, now, c.group), **c.own} for c in calls]
+        for start in range(0, len(rows), chunk):
+            await session.execute(self.table.insert(), rows[start : start + chunk])
 
     async def get(self, session: AsyncSession, call_id: int, *, lock: bool = False) -> OutgoingCall | None:
         query = select(self.table).where(self.table.c.call_id == call_id)
