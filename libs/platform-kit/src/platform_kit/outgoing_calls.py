@@ -1,10 +1,13 @@
 """Durable idempotent calls to another service: each call recorded in the caller's transaction before it is
 made, made with the kit's internal client under a key the caller derived, and its answer applied once.
 
-    call = await calls.record(uow.session, key="td:t1:payouts", target="wallet", operation="payouts",
-                              request=wo.PRIZE_PAYOUTS.request(body, tournament_id="t1"), group="t1")
-    ...                                          # the caller's transaction commits the call with its work
-    call = await calls.make(call, complete)      # complete(unit, call, answer): the caller's part of the answer
+    table = CallTable(outgoing_calls_table(metadata))    # the service's table (and a migration creating it)
+    call = await table.record(uow.session, key="td:t1:payouts", target="wallet", operation="payouts",
+                              request=wo.PRIZE_PAYOUTS.request(body, tournament_id="t1"), now=now, group="t1")
+    ...                                       # the caller's transaction commits the call with its work
+    call = await calls.make(call, complete)   # an OutgoingCalls; complete(unit, call, answer): the caller's part
+
+A request is a path and a JSON body, POSTed (`WalletRequest` carries them, whatever the target).
 
 Invariant: a call's key and request are written once, with the work that asks for them, and every attempt
 sends exactly them — the key is derived from what the call is for, never random — so the other service (which
@@ -63,8 +66,9 @@ OUTGOING_CALLS_TABLE = "outgoing_calls"
 U = TypeVar("U")
 
 
-def outgoing_calls_table(metadata: MetaData, *own: SchemaItem, name: str = OUTGOING_CALLS_TABLE) -> Table:
+def outgoing_calls_table(metadata: MetaData, *own: SchemaItem) -> Table:
     """The calls recorded, with the caller's `own` columns and indexes (who a call is for, for its queries)."""
+    name = OUTGOING_CALLS_TABLE
     return Table(
         name,
         metadata,
