@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -330,12 +330,12 @@ class OutgoingCalls(Generic[U]):
         *,
         due: Callable[[OutgoingCall], bool] = lambda call: True,
         holds_back: Callable[[OutgoingCall], bool] = lambda call: True,
-        where: Iterable[Any] = (),
     ) -> int:
         """Make the pending calls that are `due`, group by group in the order recorded; a call still unanswered
-        (or whose completion failed) that `holds_back` stops its group until the next pass. How many made."""
+        that `holds_back`, or one whose answer could not be applied (a bug, logged), stops its group until the
+        next pass. How many were made."""
         async with self.reads() as session:
-            waiting = await self.calls.pending(session, *where)
+            waiting = await self.calls.pending(session)
         groups: dict[str | None, list[OutgoingCall]] = {}
         for call in waiting:
             groups.setdefault(call.group, []).append(call)
