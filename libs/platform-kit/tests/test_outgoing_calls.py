@@ -50,6 +50,8 @@ class Service:
     ending in /refused, and is unreachable while `down`."""
 
     down: bool = False
+    #: Answers 401 (our token refused: nothing done), as a service with another token would.
+    refuses_token: bool = False
     seen: list[tuple[str, str, dict[str, object]]] = field(default_factory=list)
     answers: dict[str, httpx.Response] = field(default_factory=dict)
 
@@ -58,6 +60,8 @@ class Service:
         self.seen.append((key, request.url.path, json.loads(request.content)))
         if self.down:
             raise httpx.ConnectError("down", request=request)
+        if self.refuses_token:
+            return httpx.Response(401, json={"code": "unauthorized"})
         if key not in self.answers:
             refused = request.url.path.endswith("/refused")
             self.answers[key] = (
@@ -132,17 +136,19 @@ async def answered_once_with_the_same_key_and_request(url: str) -> None:
         c.service.down = True
         unanswered = await c.calls.make(call, complete)
         assert unanswered.status is CallStatus.PENDING and unanswered.attempts == 1
-        c.service.down = False
+        c.service.down, c.service.refuses_token = False, True
+        assert (await c.calls.make(call, complete)).status is CallStatus.PENDING, "a 401 is no answer"
+        c.service.refuses_token = False
         done = await c.calls.make(call, complete)
         assert done.status is CallStatus.DONE and done.answer == {"operation_id": 1}
         again = await c.calls.make(call, complete)  # a stale copy, made again: the answer is not applied twice
         assert again.status is CallStatus.DONE
-        assert [s[0] for s in c.service.seen] == ["k1", "k1", "k1"]
+        assert [s[0] for s in c.service.seen] == ["k1", "k1", "k1", "k1"]
         assert all(sent == c.service.seen[0] for sent in c.service.seen), "the same key, path and body each time"
         assert await completions(c) == [("k1", "done")]
         async with c.db.sessions() as session:
             stored = await c.calls.calls.by_key(session, "k1")
-        assert stored is not None and stored.attempts == 1 and stored.own == {"player_id": "p1"}
+        assert stored is not None and stored.attempts == 2 and stored.own == {"player_id": "p1"}
         assert stored.status is CallStatus.DONE and stored.answer == {"operation_id": 1}
 
         refused = await c.calls.make(await record(c, "k2", path="/internal/v1/refused"), complete)
