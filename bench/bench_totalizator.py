@@ -64,7 +64,7 @@ from totalizator.domain import (
     standard_options,
 )
 from totalizator.files import read_bets, write_bets
-from totalizator.service.wallet import PaymentKind, TransferKind, WalletPort
+from totalizator.service.wallet import WalletPort
 from totalizator.settings import Settings
 from wallet.app import create_app as create_wallet_app
 from wallet.settings import Settings as WalletSettings
@@ -216,12 +216,6 @@ class InstantWallet:
     async def stake(self, draw_id: str, **_: Any) -> int:
         return next(self.operations)
 
-    async def pay(self, draw_id: str, kind: PaymentKind, **_: Any) -> int:
-        return next(self.operations)
-
-    async def transfer(self, draw_id: str, kind: TransferKind, **_: Any) -> int:
-        return next(self.operations)
-
 
 @dataclass
 class IntakeResult:
@@ -266,11 +260,9 @@ async def running_apps(
         bus=InMemoryBus(),
     )
     async with wallet_app.router.lifespan_context(wallet_app):
-        port: WalletPort = (
-            HttpWallet(InternalClient("http://wallet", TOKEN, transport=httpx.ASGITransport(app=wallet_app)))
-            if real_wallet
-            else InstantWallet()
-        )
+        # The draw's transfers (the payouts benchmark) go through the client; the stakes through the port.
+        client = InternalClient("http://wallet", TOKEN, transport=httpx.ASGITransport(app=wallet_app))
+        port: WalletPort = HttpWallet(client) if real_wallet else InstantWallet()
         app = create_app(
             Settings(
                 database_url=totalizator_url, internal_token=TOKEN, tick_interval_seconds=3600.0, keep_draw_open=False
@@ -278,6 +270,7 @@ async def running_apps(
             bus=InMemoryBus(),
             clock=FrozenClock(INTAKE_NOW),
             wallet=port,
+            wallet_client=client,
         )
         async with (
             app.router.lifespan_context(app),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from totalizator.service.wallet import PaymentKind, TransferKind, WalletPort, WalletUnavailable
+from totalizator.service.wallet import WalletPort, WalletUnavailable
 from totalizator_harness import CLOSE_AT, NOW, Platform, PlatformFactory, picks
 
 
@@ -110,12 +110,6 @@ class LosesAnswers:
             self.times -= 1
             raise WalletUnavailable("answer lost")
         return operation_id
-
-    async def pay(self, draw_id: str, kind: PaymentKind, **kwargs: object) -> int:
-        return await self.wallet.pay(draw_id, kind, **kwargs)  # type: ignore[arg-type]
-
-    async def transfer(self, draw_id: str, kind: TransferKind, **kwargs: object) -> int:
-        return await self.wallet.transfer(draw_id, kind, **kwargs)  # type: ignore[arg-type]
 
 
 async def test_a_lost_wallet_answer_leaves_the_coupon_pending_and_a_retry_charges_it_once(

@@ -232,7 +232,7 @@ async def test_payments_planned_before_batches_are_made_one_call_each_under_thei
         ]
         context = platform.services.context
         async with context.db.transaction() as session:
-            await transfers.plan(session, DRAW, legacy)
+            await transfers.plan(session, DRAW, legacy, at=context.now())
         assert await platform.services.settlements.runner.run(DRAW)
 
         made = sorted((call.key, call.body) for call in line.payment_calls)

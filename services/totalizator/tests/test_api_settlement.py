@@ -8,11 +8,11 @@ from datetime import timedelta
 from fractions import Fraction
 from pathlib import Path
 
+import httpx
 import pytest
 from totalizator import cli
 from totalizator.domain.currency import format_minor, minor_unit_exponent
 from totalizator.files.report import usd
-from totalizator.service.wallet import PaymentKind, TransferKind, WalletPort, WalletUnavailable
 from totalizator_harness import CLOSE_AT, Platform, PlatformFactory, another_instance, picks
 
 ALL_ONE_NIL = [(1, 0)] * 8
@@ -178,39 +178,40 @@ async def test_t5_5_a_cancelled_draw_refunds_every_coupon_and_keeps_its_jackpot(
     assert (await platform.http.get("/v1/jackpot")).json()["jackpot_usd"] == "20.00"
 
 
-class FailsAfter:
-    """Makes `calls` payout calls, then makes one more whose answer is lost, and is down until told otherwise."""
+class FailsAfter(httpx.AsyncBaseTransport):
+    """Under the wallet client: makes `calls` payment calls, then makes one more whose answer is lost, and is
+    down for the draw's transfers until told otherwise (the stakes go through)."""
 
-    def __init__(self, wallet: WalletPort, calls: int) -> None:
-        self.wallet = wallet
+    def __init__(self, calls: int) -> None:
         self.calls = calls
         self.down = False
+        self.inner: httpx.AsyncBaseTransport | None = None
 
-    async def stake(self, draw_id: str, **kwargs: object) -> int:
-        return await self.wallet.stake(draw_id, **kwargs)  # type: ignore[arg-type]
+    def around(self, transport: httpx.AsyncBaseTransport) -> FailsAfter:
+        self.inner = transport
+        return self
 
-    async def pay(self, draw_id: str, kind: PaymentKind, **kwargs: object) -> int:
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        assert self.inner is not None
+        path = request.url.path
+        if "/draws/" not in path or path.endswith("/stakes"):
+            return await self.inner.handle_async_request(request)
         if self.down:
-            raise WalletUnavailable("wallet down")
-        operation_id = await self.wallet.pay(draw_id, kind, **kwargs)  # type: ignore[arg-type]
-        if self.calls == 0:
-            self.calls, self.down = -1, True
-            raise WalletUnavailable("answer lost")
-        self.calls -= 1
-        return operation_id
-
-    async def transfer(self, draw_id: str, kind: TransferKind, **kwargs: object) -> int:
-        if self.down:
-            raise WalletUnavailable("wallet down")
-        return await self.wallet.transfer(draw_id, kind, **kwargs)  # type: ignore[arg-type]
+            raise httpx.ConnectError("wallet down", request=request)
+        response = await self.inner.handle_async_request(request)
+        if path.endswith(("/payouts", "/refunds")):
+            if self.calls == 0:
+                self.calls, self.down = -1, True
+                raise httpx.ReadTimeout("answer lost", request=request)
+            self.calls -= 1
+        return response
 
 
 async def test_t6_3_an_interrupted_settlement_resumes_after_a_restart_without_paying_anyone_twice(
     start_platform: PlatformFactory,
 ) -> None:
-    async with start_platform(
-        wrap_wallet=lambda wallet: FailsAfter(wallet, 1), transfer_concurrency=1, payment_batch_size=2
-    ) as platform:
+    faulty = FailsAfter(1)
+    async with start_platform(wrap_transport=faulty.around, transfer_concurrency=1, payment_batch_size=2) as platform:
         await platform.open_draw()
         placed = await place_all(platform)
         await platform.close()
@@ -231,9 +232,9 @@ async def test_t6_3_an_interrupted_settlement_resumes_after_a_restart_without_pa
 
         # The service comes back (a new instance: nothing in memory) with the wallet reachable again: its
         # clock resumes the pending transfers with the same idempotency keys.
-        faulty = platform.services.context.wallet
         assert isinstance(faulty, FailsAfter)
-        async with another_instance(platform, wallet=faulty.wallet) as restarted:
+        faulty.down = False
+        async with another_instance(platform) as restarted:
             await restarted.clock.tick()
             await restarted.clock.tick()  # a round with nothing left to do tells nothing again
         assert (await platform.staff("GET", "/draws/2030-23")).json()["status"] == "settled"

@@ -22,6 +22,7 @@ from platform_kit.internal_client import InternalClient
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.testing import running_app
 from sqlalchemy import func, select
+from totalizator.adapters import transfers
 from totalizator.adapters.orm import metadata
 from totalizator.adapters.wallet_client import HttpWallet
 from totalizator.app import create_app
@@ -222,11 +223,13 @@ async def running_wallet(url: str, *, migrate: bool = True) -> AsyncIterator[tup
 async def another_instance(platform: Platform, *, wallet: WalletPort | None = None) -> AsyncIterator[Services]:
     """A second instance of the service on the same database, with its own connections and no memory of the
     first: a replica, or the service restarted after a crash. Same clock; the same wallet unless given."""
+    context = platform.services.context
     app = create_app(
         settings(str(platform.runtime.db.url), migrate_on_start=False),
         bus=InMemoryBus(),
         clock=platform.clock,
-        wallet=wallet or platform.services.context.wallet,
+        wallet=wallet or context.wallet,
+        wallet_client=context.calls.clients[transfers.WALLET],
     )
     async with app.router.lifespan_context(app):
         yield app.state.services
@@ -236,11 +239,11 @@ async def another_instance(platform: Platform, *, wallet: WalletPort | None = No
 TransportWrapper = Callable[[httpx.AsyncBaseTransport], httpx.AsyncBaseTransport]
 
 
-def http_wallet(wallet_app: FastAPI, wrap_transport: TransportWrapper | None = None) -> HttpWallet:
+def wallet_client(wallet_app: FastAPI, wrap_transport: TransportWrapper | None = None) -> InternalClient:
     transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=wallet_app)
     if wrap_transport is not None:
         transport = wrap_transport(transport)
-    return HttpWallet(InternalClient("http://wallet", TOKEN, transport=transport))
+    return InternalClient("http://wallet", TOKEN, transport=transport)
 
 
 @asynccontextmanager
@@ -260,11 +263,17 @@ async def running(
     bus = InMemoryBus()
     overrides.setdefault("migrate_on_start", migrate)
     async with running_wallet(wallet_url, migrate=migrate) as (wallet_app, wallet_http):
-        port: WalletPort = http_wallet(wallet_app, wrap_transport)
+        client = wallet_client(wallet_app, wrap_transport)
+        port: WalletPort = HttpWallet(client)
         if wrap_wallet is not None:
             port = wrap_wallet(port)
         app = create_app(
-            settings(totalizator_url, **overrides), bus=bus, clock=clock, wallet=port, rng=random.Random(7)
+            settings(totalizator_url, **overrides),
+            bus=bus,
+            clock=clock,
+            wallet=port,
+            rng=random.Random(7),
+            wallet_client=client,
         )
         async with running_app(app, "http://totalizator") as http:
             yield Platform(app, http, wallet_http, clock, bus)

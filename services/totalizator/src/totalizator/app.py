@@ -7,6 +7,7 @@ from fastapi import FastAPI
 from platform_kit.app import create_service_app
 from platform_kit.bus import Transport
 from platform_kit.clock import Clock, SystemClock
+from platform_kit.internal_client import InternalClient
 from platform_kit.runtime import ServiceRuntime
 
 from totalizator import bootstrap
@@ -25,13 +26,19 @@ def create_app(
     clock: Clock | None = None,
     wallet: WalletPort | None = None,
     rng: random.Random | None = None,
+    wallet_client: InternalClient | None = None,
 ) -> FastAPI:
-    """`wallet`: the wallet port (default: the wallet's REST API at settings.wallet_url); `clock` and `rng`
-    (coupon ids) are injected for tests."""
+    """`wallet_client`: the wallet's REST API (default: at settings.wallet_url); `wallet`: the stakes' port
+    (default: over that client); `clock` and `rng` (coupon ids) are injected for tests."""
     settings = settings or Settings()
     runtime = ServiceRuntime(settings, metadata=metadata, migrations_dir=MIGRATIONS, bus=bus)
     services = bootstrap.build(
-        settings, runtime, clock=clock or SystemClock(), wallet=wallet, rng=rng or random.SystemRandom()
+        settings,
+        runtime,
+        clock=clock or SystemClock(),
+        wallet=wallet,
+        rng=rng or random.SystemRandom(),
+        wallet_client=wallet_client,
     )
     app = create_service_app(
         runtime,

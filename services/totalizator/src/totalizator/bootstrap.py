@@ -11,8 +11,10 @@ from dataclasses import dataclass
 
 from platform_kit.clock import Clock
 from platform_kit.internal_client import InternalClient
+from platform_kit.outgoing_calls import OutgoingCalls
 from platform_kit.runtime import ServiceRuntime
 
+from totalizator.adapters import transfers
 from totalizator.adapters.wallet_client import HttpWallet
 from totalizator.service.clock import DrawClock
 from totalizator.service.context import Context
@@ -43,16 +45,38 @@ class Services:
 
 
 def build(
-    settings: Settings, runtime: ServiceRuntime, *, clock: Clock, wallet: WalletPort | None, rng: random.Random
+    settings: Settings,
+    runtime: ServiceRuntime,
+    *,
+    clock: Clock,
+    wallet: WalletPort | None,
+    rng: random.Random,
+    wallet_client: InternalClient | None = None,
 ) -> Services:
-    """`wallet`: the wallet port, by default the wallet's REST API at settings.wallet_url."""
-    if wallet is None:
-        http_wallet = HttpWallet(
-            InternalClient(settings.wallet_url, settings.internal_token, timeout=settings.wallet_timeout_seconds)
+    """`wallet_client`: the wallet's REST API, by default at settings.wallet_url; `wallet`: the stakes' port, by
+    default over that client."""
+    if wallet_client is None:
+        wallet_client = InternalClient(
+            settings.wallet_url, settings.internal_token, timeout=settings.wallet_timeout_seconds
         )
-        runtime.in_background(_close_on_stop(http_wallet))
-        wallet = http_wallet
-    context = Context(db=runtime.db, outbox=runtime.outbox, clock=clock, wallet=wallet, settings=settings, rng=rng)
+        runtime.in_background(_close_on_stop(wallet_client))
+    calls = OutgoingCalls(
+        transfers.CALLS,
+        {transfers.WALLET: wallet_client},
+        unit=runtime.db.transaction,
+        session_of=lambda session: session,
+        reads=runtime.db.sessions,
+        now=clock.now,
+    )
+    context = Context(
+        db=runtime.db,
+        outbox=runtime.outbox,
+        clock=clock,
+        wallet=wallet or HttpWallet(wallet_client),
+        calls=calls,
+        settings=settings,
+        rng=rng,
+    )
     runner = TransferRunner(context)
     statistics = Statistics(context)
     intake = CouponIntake(context)
@@ -73,13 +97,13 @@ def build(
     return services
 
 
-def _close_on_stop(wallet: HttpWallet) -> Callable[[], Awaitable[None]]:
+def _close_on_stop(client: InternalClient) -> Callable[[], Awaitable[None]]:
     """A background task that holds the wallet's connection pool open until the service stops."""
 
     async def hold() -> None:
         try:
             await asyncio.Event().wait()
         finally:
-            await wallet.close()
+            await client.aclose()
 
     return hold

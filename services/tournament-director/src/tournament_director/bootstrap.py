@@ -13,9 +13,11 @@ import httpx
 from platform_kit.clock import Clock
 from platform_kit.internal_client import InternalClient
 from platform_kit.key_retention import KeyRetention
+from platform_kit.outgoing_calls import OutgoingCalls
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.unit_of_work import REACTIONS_TABLE, Reactions
 
+from tournament_director.adapters import money_steps
 from tournament_director.adapters.money_steps import StepKind
 from tournament_director.adapters.orm import idempotency_keys
 from tournament_director.adapters.rating import RatingClient
@@ -61,15 +63,25 @@ def build(
         # A reaction still pending after this long was lost (a crash) or failed: the clock reacts to it again.
         retry_after=timedelta(seconds=settings.money_retry_seconds),
     )
+    wallet = client(settings.wallet_url, wallet_transport)
+    calls = OutgoingCalls(
+        money_steps.CALLS,
+        {money_steps.WALLET: wallet},
+        unit=reactions.unit,
+        session_of=lambda uow: uow.session,
+        reads=runtime.db.sessions,
+        now=clock.now,
+    )
     director = Director(
         runtime=runtime,
         settings=settings,
         clock=clock,
         rng=rng,
-        wallet=WalletClient(client(settings.wallet_url, wallet_transport)),
+        wallet=WalletClient(wallet),
         rating=RatingClient(client(settings.rating_url, rating_transport)),
         metrics=Metrics.build(runtime),
         reactions=reactions,
+        calls=calls,
     )
     _register_completions(director)
     _register_reactions(director)

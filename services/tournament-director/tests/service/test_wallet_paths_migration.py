@@ -8,13 +8,19 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+import sqlalchemy as sa
 from alembic import command
 from platform_kit.migrations import alembic_config
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
-from tournament_director.adapters.orm import money_steps
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+#: The money steps' table as it stood at 0005 and 0006 (the kit's outgoing calls since 0012).
+money_steps = sa.table(
+    "money_steps",
+    *(sa.column(name) for name in ("tournament_id", "kind", "idempotency_key", "path", "body")),
+    *(sa.column(name) for name in ("status", "attempts", "created_at", "updated_at")),
+)
 T0 = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 
@@ -48,7 +54,7 @@ async def test_pending_steps_name_the_wallets_internal_routes_after_the_upgrade(
             rows = await connection.execute(select(money_steps.c.idempotency_key, money_steps.c.path))
             return sorted((key, path) for key, path in rows)
 
-    await asyncio.to_thread(command.upgrade, config, "head")
+    await asyncio.to_thread(command.upgrade, config, "0006")
     upgraded = await paths()
     await asyncio.to_thread(command.downgrade, config, "0005")
     downgraded = await paths()

@@ -5,6 +5,7 @@ integers of their currency's minor units. Every instant is stored in UTC.
 """
 
 from platform_kit.db import BigIntPK, UtcDateTime
+from platform_kit.outgoing_calls import outgoing_calls_table
 from platform_kit.runtime import add_messaging_tables
 from sqlalchemy import (
     BigInteger,
@@ -151,6 +152,10 @@ wallet_transfers = Table(
     Index("ix_wallet_transfers_draw_status", "draw_id", "status"),
     Index("ix_wallet_transfers_draw_batch", "draw_id", "batch_no"),
 )
+
+# Each wallet call that makes a draw's transfers (a batch of payments, or an organizer's transfer): the kit's
+# outgoing calls (platform_kit.outgoing_calls), recorded with the plan; the draw is the group, the kind the operation.
+outgoing_calls = outgoing_calls_table(metadata)
 
 draw_statistics = Table(
     "draw_statistics",

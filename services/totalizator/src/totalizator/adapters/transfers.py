@@ -1,8 +1,9 @@
 """Planned wallet transfers of a draw (wallet_transfers): written before they are made, marked when answered.
 
 A wallet call is idempotent by its key only if a retry sends the same request. So the batches of payments
-that go in one call are fixed when the plan is written (`batch_no`), and the call's key (`wallet_key`) and
-request are derived from the batch's rows alone, in id order: after a crash, the batch is resent identically.
+that go in one call are fixed when the plan is written (`batch_no`), and each call — its key (`wallet_key`),
+derived from the batch, and its request, the batch's payments in plan order — is recorded with the plan as
+one of the kit's outgoing calls (platform_kit.outgoing_calls): after a crash, the batch is resent identically.
 """
 
 from __future__ import annotations
@@ -13,10 +14,21 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from platform_kit.outgoing_calls import CallTable, NewCall
+from platform_kit.wallet_operations import WalletRequest
 from sqlalchemy import Row, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from totalizator.adapters.orm import wallet_transfers
+from totalizator.adapters.orm import outgoing_calls, wallet_transfers
+from totalizator.adapters.wallet_client import payments_request, transfer_request
+from totalizator.service.wallet import Payment, PaymentKind, TransferKind
+
+#: The draws' wallet calls: a batch of payments or an organizer's transfer each.
+CALLS = CallTable(outgoing_calls)
+WALLET = "wallet"
+
+
+_PAYMENT_KINDS = frozenset(PaymentKind)
 
 
 class TransferStatus(StrEnum):
@@ -83,7 +95,10 @@ class TransferRecord:
         )
 
 
-async def plan(session: AsyncSession, draw_id: str, transfers: Sequence[PlannedTransfer], *, chunk: int = 5000) -> None:
+async def plan(
+    session: AsyncSession, draw_id: str, transfers: Sequence[PlannedTransfer], *, at: datetime, chunk: int = 5000
+) -> None:
+    """The transfers, and the wallet calls that make them, written together."""
     rows = [
         {
             "draw_id": draw_id,
@@ -101,6 +116,25 @@ async def plan(session: AsyncSession, draw_id: str, transfers: Sequence[PlannedT
     ]
     for start in range(0, len(rows), chunk):
         await session.execute(insert(wallet_transfers), rows[start : start + chunk])
+    await CALLS.record_all(session, wallet_calls(draw_id, transfers), at)
+
+
+def wallet_calls(draw_id: str, transfers: Sequence[PlannedTransfer]) -> list[NewCall]:
+    """One call per batch (its payments in plan order) and per transfer planned alone."""
+    calls: dict[str, list[PlannedTransfer]] = {}
+    for t in transfers:
+        key = t.key if t.batch_no is None else batch_key(draw_id, t.kind, t.batch_no)
+        calls.setdefault(key, []).append(t)
+    return [NewCall(key, WALLET, made[0].kind, _request(draw_id, made), group=draw_id) for key, made in calls.items()]
+
+
+def _request(draw_id: str, made: list[PlannedTransfer]) -> WalletRequest:
+    first = made[0]
+    if first.kind in _PAYMENT_KINDS:
+        payments = [Payment(t.player_id or "", t.amount) for t in made]
+        return payments_request(draw_id, PaymentKind(first.kind), first.currency, payments)
+    (transfer,) = made
+    return transfer_request(draw_id, TransferKind(transfer.kind), transfer.currency, transfer.amount)
 
 
 async def last_batch_no(session: AsyncSession, draw_id: str) -> int:

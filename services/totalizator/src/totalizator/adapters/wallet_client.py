@@ -1,5 +1,6 @@
-"""The wallet's internal REST API (services/wallet/src/wallet/api/internal.py) behind the service's WalletPort,
-its requests built from the wallet's own declarations (platform_kit.wallet_operations).
+"""The wallet's internal REST API (services/wallet/src/wallet/api/internal.py): the stakes behind the service's
+WalletPort, and the requests of a draw's transfers (made as the kit's outgoing calls, service/transfers.py), all
+built from the wallet's own declarations (platform_kit.wallet_operations).
 
 Each call goes through the kit's internal client (platform_kit.internal_client: the internal token, the caller's
 request id, the Idempotency-Key). A problem+json answer is the wallet's refusal (final for that key); no answer, a timeout or
@@ -20,27 +21,30 @@ from totalizator.service.wallet import Payment, PaymentKind, TransferKind, Walle
 _PAYMENTS = {PaymentKind.PAYOUT: wo.DRAW_PAYOUTS, PaymentKind.REFUND: wo.DRAW_REFUNDS}
 
 
+def payments_request(draw_id: str, kind: PaymentKind, currency: str, payments: Sequence[Payment]) -> WalletRequest:
+    """Pay players from the draw's pool in one operation (all or nothing). A player may appear more than once
+    (one payment per coupon); a resent call carries the same payments in the same order (the wallet refuses a
+    key reused with another request)."""
+    lines = [wo.PlayerAmount.model_construct(player_id=p.player_id, amount=p.amount) for p in payments]
+    body = wo.DrawPaymentsIn.model_construct(currency=currency, payments=lines)
+    return _PAYMENTS[kind].request(body, draw_id=draw_id)
+
+
+def transfer_request(draw_id: str, kind: TransferKind, currency: str, amount: int) -> WalletRequest:
+    """Money between the draw's pool and the organizer's accounts."""
+    body = wo.OrganizerTransferIn.model_construct(kind=kind.value, currency=currency, amount=amount)
+    return wo.ORGANIZER_TRANSFER.request(body, draw_id=draw_id)
+
+
 class HttpWallet:
+    """The stakes (the draw's transfers are the kit's outgoing calls, made with the same client)."""
+
     def __init__(self, client: InternalClient) -> None:
         self._client = client
-
-    async def close(self) -> None:
-        await self._client.aclose()
 
     async def stake(self, draw_id: str, *, player_id: str, currency: str, amount: int, coupon_id: str, key: str) -> int:
         body = wo.StakeIn.model_construct(player_id=player_id, currency=currency, amount=amount, coupon_id=coupon_id)
         return await self._command(wo.STAKE.request(body, draw_id=draw_id), key)
-
-    async def pay(
-        self, draw_id: str, kind: PaymentKind, *, currency: str, payments: Sequence[Payment], key: str
-    ) -> int:
-        lines = [wo.PlayerAmount.model_construct(player_id=p.player_id, amount=p.amount) for p in payments]
-        body = wo.DrawPaymentsIn.model_construct(currency=currency, payments=lines)
-        return await self._command(_PAYMENTS[kind].request(body, draw_id=draw_id), key)
-
-    async def transfer(self, draw_id: str, kind: TransferKind, *, currency: str, amount: int, key: str) -> int:
-        body = wo.OrganizerTransferIn.model_construct(kind=kind.value, currency=currency, amount=amount)
-        return await self._command(wo.ORGANIZER_TRANSFER.request(body, draw_id=draw_id), key)
 
     async def _command(self, request: WalletRequest, key: str) -> int:
         path = request.path

@@ -1,4 +1,4 @@
-"""What every use case needs: the database, the outbox, the clock, the wallet and the settings."""
+"""What every use case needs: the database, the outbox, the clock, the wallet (its stakes, and the outgoing calls\nof the draws' transfers) and the settings."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from datetime import UTC, datetime
 from platform_kit.clock import Clock
 from platform_kit.db import Database
 from platform_kit.outbox import Outbox
+from platform_kit.outgoing_calls import OutgoingCalls
 from platform_kit.unit_of_work import UnitsOfWork
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from totalizator.adapters.draws import DrawCache
 from totalizator.service.wallet import WalletPort
@@ -22,6 +24,8 @@ class Context:
     outbox: Outbox
     clock: Clock
     wallet: WalletPort
+    #: The wallet calls that make a draw's transfers (service/transfers.py), answered in a transaction each.
+    calls: OutgoingCalls[AsyncSession]
     settings: Settings
     # Coupon ids are drawn from it: secrets-backed in production, seeded in tests.
     rng: random.Random = field(default_factory=random.SystemRandom)

@@ -161,6 +161,7 @@ class DrawAdmin:
                         organizer_transfer(draw_id, kind, currency="USD", amount=topup_cents, purpose="jackpot_top_up")
                         for kind in (TransferKind.ORGANIZER_TOP_UP, TransferKind.JACKPOT_CARRY)
                     ],
+                    at=now,
                 )
         if topup_cents:
             await self.runner.run(draw_id)

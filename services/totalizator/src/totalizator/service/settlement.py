@@ -198,7 +198,7 @@ class Settlements:
             batch_size=self.context.settings.payment_batch_size,
             first_batch_no=await transfers.last_batch_no(session, draw_id) + 1,
         )
-        await transfers.plan(session, draw_id, planned)
+        await transfers.plan(session, draw_id, planned, at=self.context.now())
 
     async def _finish(self, draw_id: str) -> None:
         now = self.context.now()

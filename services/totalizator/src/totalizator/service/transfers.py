@@ -2,11 +2,11 @@
 
 Every transfer is first written as a `wallet_transfers` row, then made, then marked done. The coupons'
 payments are planned in batches of up to `payment_batch_size`, one wallet call each (same kind and currency;
-a player may appear in a batch more than once); the organizer's transfers are a call each. A call's
-idempotency key and request are derived from its rows as written in the plan (adapters/transfers.py), so
-after a crash or a timeout the clock makes the pending calls again with the same key and the same request,
+a player may appear in a batch more than once); the organizer's transfers are a call each. Each call is
+recorded with the plan as one of the kit's outgoing calls (platform_kit.outgoing_calls; adapters/transfers.py),
+so after a crash or a timeout the clock makes the pending calls again with the same key and the same request,
 and the wallet answers a repeated key with its first answer: nothing is paid twice. The answer is recorded
-for every row of the call in one transaction.
+on the call and on every row of the call in one transaction.
 
 Phases keep a pool from going below zero: money into the pool first (organizer top-up, jackpot release),
 then the players' payments, then what is left goes out (organizer share, jackpot carry, rounding remainder).
@@ -22,11 +22,14 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
+from platform_kit.outgoing_calls import Answer, CallStatus, OutgoingCall
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from totalizator.adapters import transfers
-from totalizator.adapters.transfers import PlannedTransfer, TransferRecord, TransferStatus
+from totalizator.adapters.transfers import CALLS, PlannedTransfer, TransferRecord, TransferStatus
 from totalizator.domain import PoolTransfers
 from totalizator.service.context import Context
-from totalizator.service.wallet import Payment, PaymentKind, TransferKind, WalletRefused, WalletUnavailable
+from totalizator.service.wallet import PaymentKind, TransferKind
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +42,6 @@ PHASES: dict[str, int] = {
     TransferKind.JACKPOT_CARRY: 2,
     TransferKind.ROUNDING_REMAINDER: 2,
 }
-_PAYMENT_KINDS = frozenset(PaymentKind)
 
 
 def payment(
@@ -117,73 +119,47 @@ class TransferRunner:
             while True:
                 async with self.context.db.transaction() as session:
                     window = await transfers.next_window(session, draw_id, CALLS_PER_WINDOW)
-                if window is None:
-                    return True
-                if window.refused or not await self._make_all(wallet_calls(window.transfers)):
+                    if window is None:
+                        return True
+                    calls = wallet_calls(window.transfers)
+                    keys = [call[0].wallet_key for call in calls]
+                    recorded = {c.key: c for c in await CALLS.where(session, CALLS.table.c.idempotency_key.in_(keys))}
+                if window.refused or not await self._make_all([(recorded[c[0].wallet_key], c) for c in calls]):
                     return False
 
-    async def _make_all(self, calls: list[list[TransferRecord]]) -> bool:
+    async def _make_all(self, calls: list[tuple[OutgoingCall, list[TransferRecord]]]) -> bool:
         """Make a phase's wallet calls, a few at a time; once the wallet fails to answer, try no more of them."""
         limit = asyncio.Semaphore(self.context.settings.transfer_concurrency)
         unanswered = asyncio.Event()
 
-        async def make(call: list[TransferRecord]) -> bool:
+        async def make(call: OutgoingCall, made: list[TransferRecord]) -> bool:
             async with limit:
                 if unanswered.is_set():
                     return False
-                return await self._make(call, unanswered)
-
-        return all(await asyncio.gather(*(make(call) for call in calls)))
-
-    async def _make(self, call: list[TransferRecord], unanswered: asyncio.Event) -> bool:
-        """One wallet call: a batch of payments, or an organizer's transfer."""
-        first = call[0]
-        wallet = self.context.wallet
-        try:
-            if first.kind in _PAYMENT_KINDS:
-                operation_id = await wallet.pay(
-                    first.draw_id,
-                    PaymentKind(first.kind),
-                    currency=first.currency,
-                    payments=[_payment(transfer) for transfer in call],
-                    key=first.wallet_key,
+                answered = await self.context.calls.make(
+                    call, lambda session, _, answer: self._answered(session, made[0], answer)
                 )
-            else:
-                (transfer,) = call
-                operation_id = await wallet.transfer(
-                    transfer.draw_id,
-                    TransferKind(transfer.kind),
-                    currency=transfer.currency,
-                    amount=transfer.amount,
-                    key=transfer.wallet_key,
-                )
-        except WalletRefused as refusal:
-            log.error(
-                "wallet refused a draw transfer",
-                extra={"draw_id": first.draw_id, "key": first.wallet_key, "code": refusal.code},
-            )
-            await self._mark(first, TransferStatus.REFUSED, error=json.dumps(refusal.body or {"code": refusal.code}))
-            return False
-        except WalletUnavailable as exc:
-            log.warning("draw transfer not confirmed", extra={"key": first.wallet_key, "error": str(exc)})
-            unanswered.set()
-            return False
-        await self._mark(first, TransferStatus.DONE, operation_id=operation_id)
-        return True
+                if answered.status is CallStatus.PENDING:
+                    unanswered.set()
+                return answered.status is CallStatus.DONE
 
-    async def _mark(
-        self,
-        made_with: TransferRecord,
-        status: TransferStatus,
-        *,
-        operation_id: int | None = None,
-        error: str | None = None,
-    ) -> None:
-        """The answer, for every transfer of the call at once."""
-        async with self.context.db.transaction() as session:
-            await transfers.mark_call(
-                session, made_with, status, at=self.context.now(), operation_id=operation_id, error=error
-            )
+        return all(await asyncio.gather(*(make(call, made) for call, made in calls)))
+
+    async def _answered(self, session: AsyncSession, made_with: TransferRecord, answer: Answer) -> None:
+        """The wallet's answer, for every transfer of the call at once (in the unit that marks the call)."""
+        at = self.context.now()
+        if answer.ok:
+            operation_id = int(answer.body["operation_id"])
+            await transfers.mark_call(session, made_with, TransferStatus.DONE, at=at, operation_id=operation_id)
+            return
+        log.error(
+            "wallet refused a draw transfer",
+            extra={"draw_id": made_with.draw_id, "key": made_with.wallet_key, "code": answer.code},
+        )
+        body = (
+            answer.body if isinstance(answer.body, dict) and answer.body else {"code": f"wallet_http_{answer.status}"}
+        )
+        await transfers.mark_call(session, made_with, TransferStatus.REFUSED, at=at, error=json.dumps(body))
 
 
 def wallet_calls(pending: list[TransferRecord]) -> list[list[TransferRecord]]:
@@ -193,8 +169,3 @@ def wallet_calls(pending: list[TransferRecord]) -> list[list[TransferRecord]]:
     for transfer in pending:
         calls[transfer.wallet_key].append(transfer)
     return list(calls.values())
-
-
-def _payment(transfer: TransferRecord) -> Payment:
-    assert transfer.player_id is not None, "a payment is planned with its player"
-    return Payment(transfer.player_id, transfer.amount)

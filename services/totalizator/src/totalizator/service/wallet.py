@@ -1,4 +1,5 @@
-"""What the service needs from the wallet: a port, so use cases do not depend on HTTP.
+"""What the service needs from the wallet: a port for the coupons' stakes, so use cases do not depend on HTTP,
+and the kinds of a draw's transfers (made as the kit's outgoing calls: service/transfers.py).
 
 Every call moves money in one currency of one draw and carries an idempotency key: repeating a call with the
 same key (after a timeout, a crash, a restart) gives the first answer and moves nothing again. The HTTP
@@ -7,7 +8,6 @@ adapter is adapters/wallet_client.py; the tests run it against the real wallet a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
@@ -57,13 +57,3 @@ class WalletUnavailable(Exception):
 class WalletPort(Protocol):
     async def stake(self, draw_id: str, *, player_id: str, currency: str, amount: int, coupon_id: str, key: str) -> int:
         """Move a coupon's stake from the player's account to the draw's pool; returns the operation id."""
-
-    async def pay(
-        self, draw_id: str, kind: PaymentKind, *, currency: str, payments: Sequence[Payment], key: str
-    ) -> int:
-        """Pay players from the draw's pool in one operation (all or nothing); returns its id. A player may
-        appear more than once (one payment per coupon). A retry must send the same payments in the same order:
-        the wallet refuses a key reused with another request."""
-
-    async def transfer(self, draw_id: str, kind: TransferKind, *, currency: str, amount: int, key: str) -> int:
-        """Move money between the draw's pool and the organizer's accounts; returns the operation id."""

@@ -1,4 +1,7 @@
-"""Money steps: each wallet call the director makes, recorded before it is made.
+"""Money steps: each wallet call the director makes, recorded before it is made — the kit's outgoing calls
+(platform_kit.outgoing_calls, table `outgoing_calls`: its key, request, status, answer and attempts) with the
+director's own columns: whom a step is for (its tournament is the call's group, its kind the call's operation)
+and the caller's Idempotency-Key of a purchase.
 
 A step is `pending` until the wallet answers, then `done` (posted) or `refused` (a definite refusal such as
 `insufficient_funds`). The key is derived from what the step is for (`td:<tournament>:<kind>:<player>:<n>`),
@@ -7,18 +10,25 @@ never random, so a step made again — after a timeout, a crash, a restart — i
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import select, update
+from platform_kit.outgoing_calls import CallStatus, CallTable, OutgoingCall
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tournament_director.adapters.orm import money_steps
+from tournament_director.adapters.orm import outgoing_calls
 from tournament_director.adapters.wallet import WalletRequest
+
+#: Every step is a call to the wallet.
+WALLET = "wallet"
+CALLS = CallTable(outgoing_calls)
+_c = outgoing_calls.c
+
+#: A step's status is its call's.
+StepStatus = CallStatus
 
 
 class StepKind(StrEnum):
@@ -42,12 +52,6 @@ class StepKind(StrEnum):
     JACKPOT_AWARD = "jackpot_award"
 
 
-class StepStatus(StrEnum):
-    PENDING = "pending"
-    DONE = "done"
-    REFUSED = "refused"
-
-
 @dataclass(frozen=True)
 class MoneyStep:
     step_id: int
@@ -63,6 +67,8 @@ class MoneyStep:
     refusal_code: str | None
     created_at: datetime
     updated_at: datetime
+    #: The kit's call that makes it.
+    call: OutgoingCall = field(repr=False, compare=False)
 
 
 async def record(
@@ -77,125 +83,74 @@ async def record(
     client_key: str | None = None,
 ) -> MoneyStep:
     """A new pending step, as recorded (its driver needs not read it back)."""
-    result = await session.execute(
-        money_steps.insert().values(
-            tournament_id=tournament_id,
-            player_id=player_id,
-            kind=kind,
-            idempotency_key=f"td:{key}",
-            client_key=client_key,
-            path=request.path,
-            body=json.dumps(request.body, sort_keys=True),
-            status=StepStatus.PENDING.value,
-            attempts=0,
-            created_at=now,
-            updated_at=now,
-        )
-    )
-    (step_id,) = result.inserted_primary_key  # type: ignore[attr-defined]
-    return MoneyStep(
-        step_id=int(step_id),
-        tournament_id=tournament_id,
-        player_id=player_id,
-        kind=kind,
-        idempotency_key=f"td:{key}",
-        client_key=client_key,
+    call = await CALLS.record(
+        session,
+        key=f"td:{key}",
+        target=WALLET,
+        operation=kind.value,
         request=request,
-        status=StepStatus.PENDING,
-        attempts=0,
-        answer=None,
-        refusal_code=None,
-        created_at=now,
-        updated_at=now,
+        now=now,
+        group=tournament_id,
+        player_id=player_id,
+        client_key=client_key,
     )
+    return step_of(call)
 
 
 async def get(session: AsyncSession, step_id: int, *, lock: bool = False) -> MoneyStep | None:
-    query = select(money_steps).where(money_steps.c.step_id == step_id)
-    row = (await session.execute(query.with_for_update() if lock else query)).mappings().first()
-    return None if row is None else _step(row)
+    call = await CALLS.get(session, step_id, lock=lock)
+    return None if call is None else step_of(call)
 
 
 async def find(
     session: AsyncSession, tournament_id: str, kind: StepKind, player_id: str, client_key: str
 ) -> MoneyStep | None:
     """The step a caller's Idempotency-Key already asked for."""
-    query = select(money_steps).where(
-        money_steps.c.tournament_id == tournament_id,
-        money_steps.c.kind == kind,
-        money_steps.c.player_id == player_id,
-        money_steps.c.client_key == client_key,
+    call = await CALLS.first(
+        session,
+        _c.group_key == tournament_id,
+        _c.operation == kind.value,
+        _c.player_id == player_id,
+        _c.client_key == client_key,
     )
-    row = (await session.execute(query)).mappings().first()
-    return None if row is None else _step(row)
+    return None if call is None else step_of(call)
 
 
 async def of_tournament(
     session: AsyncSession, tournament_id: str, kinds: Sequence[StepKind] | None = None
 ) -> list[MoneyStep]:
-    query = select(money_steps).where(money_steps.c.tournament_id == tournament_id).order_by(money_steps.c.step_id)
+    where: list[Any] = [_c.group_key == tournament_id]
     if kinds is not None:
-        query = query.where(money_steps.c.kind.in_(kinds))
-    return [_step(row) for row in (await session.execute(query)).mappings()]
-
-
-async def pending(session: AsyncSession) -> list[MoneyStep]:
-    query = select(money_steps).where(money_steps.c.status == StepStatus.PENDING.value).order_by(money_steps.c.step_id)
-    return [_step(row) for row in (await session.execute(query)).mappings()]
+        where.append(_c.operation.in_([kind.value for kind in kinds]))
+    return [step_of(call) for call in await CALLS.where(session, *where)]
 
 
 async def pending_for_player(session: AsyncSession, tournament_id: str, player_id: str) -> list[MoneyStep]:
-    query = select(money_steps).where(
-        money_steps.c.tournament_id == tournament_id,
-        money_steps.c.player_id == player_id,
-        money_steps.c.status == StepStatus.PENDING.value,
-    )
-    return [_step(row) for row in (await session.execute(query)).mappings()]
-
-
-async def settle(session: AsyncSession, step: MoneyStep, status: StepStatus, answer: Any, now: datetime) -> MoneyStep:
-    """The step answered; returns it as it now stands."""
-    refusal = answer.get("code") if status is StepStatus.REFUSED and isinstance(answer, dict) else None
-    await session.execute(
-        update(money_steps)
-        .where(money_steps.c.step_id == step.step_id)
-        .values(status=status.value, answer=json.dumps(answer), refusal_code=refusal, updated_at=now)
-    )
-    return replace(step, status=status, answer=answer, refusal_code=refusal, updated_at=now)
-
-
-async def count_attempt(session: AsyncSession, step_id: int, now: datetime) -> None:
-    await session.execute(
-        update(money_steps)
-        .where(money_steps.c.step_id == step_id)
-        .values(attempts=money_steps.c.attempts + 1, updated_at=now)
-    )
-
-
-def _step(row: object) -> MoneyStep:
-    data = dict(row)  # type: ignore[call-overload]
-    return MoneyStep(
-        step_id=data["step_id"],
-        tournament_id=data["tournament_id"],
-        player_id=data["player_id"],
-        kind=StepKind(data["kind"]),
-        idempotency_key=data["idempotency_key"],
-        client_key=data["client_key"],
-        request=WalletRequest(data["path"], json.loads(data["body"])),
-        status=StepStatus(data["status"]),
-        attempts=data["attempts"],
-        answer=None if data["answer"] is None else json.loads(data["answer"]),
-        refusal_code=data["refusal_code"],
-        created_at=data["created_at"],
-        updated_at=data["updated_at"],
-    )
+    calls = await CALLS.pending(session, _c.group_key == tournament_id, _c.player_id == player_id)
+    return [step_of(call) for call in calls]
 
 
 async def by_key(session: AsyncSession, key: str) -> MoneyStep | None:
     """The step recorded with `key` (as given to `record`)."""
-    row = (
-        (await session.execute(select(money_steps).where(money_steps.c.idempotency_key == f"td:{key}")))
-        .mappings()
-        .first()
+    call = await CALLS.by_key(session, f"td:{key}")
+    return None if call is None else step_of(call)
+
+
+def step_of(call: OutgoingCall) -> MoneyStep:
+    """The wallet call as the director's step."""
+    return MoneyStep(
+        step_id=call.call_id,
+        tournament_id=call.group or "",
+        player_id=call.own["player_id"],
+        kind=StepKind(call.operation),
+        idempotency_key=call.key,
+        client_key=call.own["client_key"],
+        request=call.request,
+        status=call.status,
+        attempts=call.attempts,
+        answer=call.answer,
+        refusal_code=call.refusal_code,
+        created_at=call.created_at,
+        updated_at=call.updated_at,
+        call=call,
     )
-    return None if row is None else _step(row)

@@ -10,8 +10,9 @@
 - `standings`: finishing positions and prizes as they become known (eliminations, then the final ranking).
 - `tickets`: codes that register their holder for free (P-3.4), given back for ticket entries of a cancelled
   tournament (P-10.12); the value stays in `source_tournament_id`'s escrow until the ticket is used.
-- `money_steps`: every wallet call, written before it is made (derive key → record → call → commit), so a
-  crash between the call and the commit is re-driven with the same idempotency key and never charges twice.
+- `outgoing_calls`: the money steps, every wallet call, written before it is made (derive key → record → call →
+  commit), so a crash between the call and the commit is re-driven with the same idempotency key and never
+  charges twice (the kit's table, platform_kit.outgoing_calls, with the player and the caller's key).
 - `idempotency_keys`: each caller's Idempotency-Keys of registrations, unregistrations, purchases and
   cancellations, with the fingerprint of the request each named and its first answer (service/idempotent.py);
   `claim` is the token of the request running it while the answer is not in yet.
@@ -22,7 +23,8 @@
 
 from __future__ import annotations
 
-from platform_kit.db import BigIntPK, UtcDateTime
+from platform_kit.db import UtcDateTime
+from platform_kit.outgoing_calls import outgoing_calls_table
 from platform_kit.runtime import add_messaging_tables
 from platform_kit.unit_of_work import reactions_table
 from sqlalchemy import (
@@ -141,26 +143,11 @@ tickets = Table(
     Index("ix_tickets_automatic", "automatic"),
 )
 
-money_steps = Table(
-    "money_steps",
+outgoing_calls = outgoing_calls_table(
     metadata,
-    Column("step_id", BigIntPK, primary_key=True, autoincrement=True),
-    Column("tournament_id", ID, nullable=False),
     Column("player_id", ID, nullable=True),
-    Column("kind", String(30), nullable=False),
-    Column("idempotency_key", String(200), nullable=False, unique=True),
     #: The caller's own Idempotency-Key, for purchases: the same key asks for the same rebuy, not another one.
     Column("client_key", String(200), nullable=True),
-    Column("path", String(300), nullable=False),
-    Column("body", Text, nullable=False),
-    Column("status", String(10), nullable=False),
-    Column("attempts", Integer, nullable=False),
-    Column("answer", Text, nullable=True),
-    Column("refusal_code", String(80), nullable=True),
-    Column("created_at", UtcDateTime, nullable=False),
-    Column("updated_at", UtcDateTime, nullable=False),
-    Index("ix_money_steps_status", "status"),
-    Index("ix_money_steps_tournament_id", "tournament_id"),
 )
 
 idempotency_keys = Table(

@@ -3,7 +3,7 @@ bodies are the wallet's own declarations (platform_kit.wallet_operations): a bod
 own schema (`model_construct`: its fields are checked by the type checker, its values by the wallet, whose
 refusal the money step records as before).
 
-A money step stores its request as built here, so a step made again after a crash sends exactly the same body
+A money step (adapters/money_steps.py) stores its request as built here, so a step made again after a crash sends exactly the same body
 with the same idempotency key, and the wallet answers it once (services/wallet/README.md).
 """
 
@@ -117,8 +117,7 @@ def jackpot_award(concessionaire_id: str, player_id: str, currency: str, amount:
 
 
 class WalletClient(AnswerClient):
-    async def send(self, request: WalletRequest, idempotency_key: str) -> Answer:
-        return await self.post(request.path, request.body, idempotency_key=idempotency_key)
+    """The wallet calls that are not money steps (those the kit's outgoing calls make: adapters/money_steps.py)."""
 
     async def open_account(self, player_id: str, concessionaire_id: str, currency: str) -> Answer:
         """Registers the player with its concessionaire and opens its account in `currency`; the wallet answers

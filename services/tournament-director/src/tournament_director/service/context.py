@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from platform_kit.admission import Admission
 from platform_kit.clock import Clock
 from platform_kit.db import after_commit
+from platform_kit.outgoing_calls import OutgoingCalls
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.unit_of_work import Reactions, UnitOfWork
 from prometheus_client import Counter
@@ -71,6 +72,8 @@ class Director:
     metrics: Metrics
     #: Internal event -> its reaction, run after the commit that raised it (`service.events`, see `bootstrap`).
     reactions: Reactions
+    #: The money steps' wallet calls: made, and their answers applied once (`service.money`).
+    calls: OutgoingCalls[UnitOfWork]
     #: Set when money steps were recorded that nobody is driving yet (the money worker waits on it).
     money_waiting: asyncio.Event = field(default_factory=asyncio.Event)
     #: Money step kind -> what its answer does (see `bootstrap`).

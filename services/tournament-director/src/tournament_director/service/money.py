@@ -1,8 +1,9 @@
 """Driving money steps: derive the key → record the step → call the wallet → apply the answer and commit.
 
-The step is committed before the wallet is called, and its answer is applied in the transaction that marks it
-done, so whatever dies in between (the wallet call, the process, the database connection), the step is still
-pending and is made again with the same idempotency key: the wallet posts it once and answers the same.
+The steps are the kit's outgoing calls (platform_kit.outgoing_calls: recorded before they are made, made again
+with the same key and request until answered, each answer applied once under the call's lock together with its
+completion). What is the director's: which use case completes each kind of step (`Director.completions`), which
+steps a request drives itself, and how a refusal reads to the player.
 
 - Steps a request waits for (buy-ins, purchases, unregistration refunds) are driven by that request; the money
   worker takes them over only once they are `money_retry_seconds` old (the request died or timed out).
@@ -16,15 +17,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 
+from platform_kit.db import after_commit
 from platform_kit.errors import ProblemError, Unavailable
-from sqlalchemy.ext.asyncio import AsyncSession
+from platform_kit.outgoing_calls import OutgoingCall
+from platform_kit.unit_of_work import UnitOfWork
 
 from tournament_director.adapters import money_steps
-from tournament_director.adapters.http import Answer, ServiceUnavailable
-from tournament_director.adapters.money_steps import MoneyStep, StepKind, StepStatus
+from tournament_director.adapters.http import Answer
+from tournament_director.adapters.money_steps import MoneyStep, StepKind, StepStatus, step_of
 from tournament_director.service.context import Director
 
 log = logging.getLogger(__name__)
@@ -41,28 +43,15 @@ async def drive(director: Director, step: MoneyStep) -> MoneyStep:
     applied under the step's lock, once, whoever else drives it meanwhile."""
     if step.status is not StepStatus.PENDING:
         return step
-    try:
-        answer = await director.wallet.send(step.request, step.idempotency_key)
-    except ServiceUnavailable as error:
-        log.warning(
-            "wallet call failed; it will be made again", extra={"key": step.idempotency_key, "error": str(error)}
-        )
-        async with director.unit() as uow:
-            await money_steps.count_attempt(uow.session, step.step_id, director.now())
+    made = await director.calls.make(step.call, lambda uow, call, answer: _complete(director, uow, call, answer))
+    if made.status is StepStatus.PENDING:
         director.metrics.money_steps.labels(step.kind, "unavailable").inc()
-        return step
-    async with director.unit() as uow:
-        current = await money_steps.get(uow.session, step.step_id, lock=True)
-        assert current is not None, f"no money step {step.step_id}"
-        if current.status is not StepStatus.PENDING:
-            return current  # another driver applied the same answer first
-        settled = await _apply(director, uow.session, current, answer)
-    director.metrics.money_steps.labels(step.kind, settled.status.value).inc()
-    return settled
+    return step_of(made)
 
 
-async def _apply(director: Director, session: AsyncSession, step: MoneyStep, answer: Answer) -> MoneyStep:
-    status = StepStatus.DONE if answer.ok else StepStatus.REFUSED
+async def _complete(director: Director, uow: UnitOfWork, call: OutgoingCall, answer: Answer) -> None:
+    """The step's answer, applied by its kind's use case in the unit of work that marks the step answered."""
+    step = step_of(call)
     if not answer.ok:
         # A player's refused payment is ordinary (insufficient funds); a refused settlement step is a bug.
         expected = step.kind in INTERACTIVE and answer.code != "idempotency_key_reused"
@@ -71,37 +60,23 @@ async def _apply(director: Director, session: AsyncSession, step: MoneyStep, ans
             "wallet refused a money step",
             extra={"key": step.idempotency_key, "code": answer.code},
         )
-    settled = await money_steps.settle(session, step, status, answer.body, director.now())
-    await director.completions[step.kind](director, session, step, answer)
-    return settled
+    await director.completions[step.kind](director, uow.session, step, answer)
+    after_commit(uow.session, director.metrics.money_steps.labels(step.kind, step.status.value).inc)
 
 
 async def drive_waiting(director: Director) -> None:
     """One pass of the money worker: every settlement step, and every request's step left behind."""
-    now = director.now()
-    async with director.runtime.db.sessions() as session:
-        waiting = await money_steps.pending(session)
-    stale_before = now - timedelta(seconds=director.settings.money_retry_seconds)
-    by_tournament: dict[str, list[MoneyStep]] = {}
-    for step in waiting:
-        by_tournament.setdefault(step.tournament_id, []).append(step)
-    for steps in by_tournament.values():
-        await _drive_in_order(director, steps, stale_before)
+    stale_before = director.now() - timedelta(seconds=director.settings.money_retry_seconds)
 
+    def due(call: OutgoingCall) -> bool:
+        return StepKind(call.operation) not in INTERACTIVE or call.updated_at <= stale_before  # else its request's
 
-async def _drive_in_order(director: Director, steps: Sequence[MoneyStep], stale_before: datetime) -> None:
-    for step in steps:
-        interactive = step.kind in INTERACTIVE
-        if interactive and step.updated_at > stale_before:
-            continue  # its request is still driving it
-        try:
-            driven = await drive(director, step)
-        except Exception:
-            # Its answer could not be applied (a bug): it stays pending and is tried again at the next pass.
-            log.exception("money step failed", extra={"key": step.idempotency_key})
-            return
-        if driven.status is StepStatus.PENDING and not interactive:
-            return  # the wallet is unreachable: what follows waits (an overlay funds the payouts after it)
+    def holds_back(call: OutgoingCall) -> bool:
+        return StepKind(call.operation) not in INTERACTIVE  # an overlay funds the payouts after it
+
+    await director.calls.recover(
+        lambda uow, call, answer: _complete(director, uow, call, answer), due=due, holds_back=holds_back
+    )
 
 
 async def run_worker(director: Director) -> None:

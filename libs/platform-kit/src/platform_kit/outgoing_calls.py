@@ -1,0 +1,386 @@
+"""Durable idempotent calls to another service: each call recorded in the caller's transaction before it is
+made, made with the kit's internal client under a key the caller derived, and its answer applied once.
+
+    table = CallTable(outgoing_calls_table(metadata))    # the service's table (and a migration creating it)
+    call = await table.record(uow.session, key="td:t1:payouts", target="wallet", operation="payouts",
+                              request=wo.PRIZE_PAYOUTS.request(body, tournament_id="t1"), now=now, group="t1")
+    ...                                       # the caller's transaction commits the call with its work
+    call = await calls.make(call, complete)   # an OutgoingCalls; complete(unit, call, answer): the caller's part
+
+A request is a path and a JSON body, POSTed (`WalletRequest` carries them, whatever the target).
+
+Invariant: a call's key and request are written once, with the work that asks for them, and every attempt
+sends exactly them — the key is derived from what the call is for, never random — so the other service (which
+carries a keyed request out once and answers a repeat with its first answer) acts on the call at most once.
+A call's answer is applied exactly once: the call's row is locked, found still `pending`, marked `done` (a 2xx)
+or `refused` (a 4xx: final for the key), and the caller's completion runs, all in ONE unit of work.
+
+Crash behaviour: whatever dies — the call on the way, the process, the database connection between the answer
+and its commit — the row is still `pending`, and the call is made again with the same key and request; no
+answer ("unreachable": a network error, a timeout, a 5xx, a 401 whose request was not acted on) is counted as
+an attempt and changes nothing else. Two drivers of one call (a request and the recovery pass, two replicas)
+both send it; the second to take the row's lock finds it answered and leaves it as the first applied it.
+`recover` drives the pending calls of every group in the order recorded; a call still unanswered holds back
+the later ones of its group when the caller says so (an overlay funds the payouts recorded after it).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+
+import httpx
+from sqlalchemy import Column, Index, Integer, MetaData, String, Table, Text, select, update
+from sqlalchemy.engine import RowMapping
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.schema import SchemaItem
+
+from platform_kit.db import BigIntPK, UtcDateTime
+from platform_kit.internal_client import InternalClient
+from platform_kit.wallet_operations import WalletRequest
+
+__all__ = [
+    "OUTGOING_CALLS_TABLE",
+    "Answer",
+    "CallStatus",
+    "CallTable",
+    "NewCall",
+    "OutgoingCall",
+    "OutgoingCalls",
+    "Unanswered",
+    "outgoing_calls_table",
+    "post",
+]
+
+log = logging.getLogger(__name__)
+
+OUTGOING_CALLS_TABLE = "outgoing_calls"
+
+#: What a caller's unit of work is (a `UnitOfWork`, or a bare transaction's session).
+U = TypeVar("U")
+
+
+def outgoing_calls_table(metadata: MetaData, *own: SchemaItem) -> Table:
+    """The calls recorded, with the caller's `own` columns and indexes (who a call is for, for its queries)."""
+    name = OUTGOING_CALLS_TABLE
+    return Table(
+        name,
+        metadata,
+        Column("call_id", BigIntPK, primary_key=True, autoincrement=True),
+        Column("idempotency_key", String(200), nullable=False, unique=True),
+        Column("target", String(40), nullable=False),
+        Column("operation", String(40), nullable=False),
+        #: The calls of one group (a tournament, a draw) are recovered in the order recorded.
+        Column("group_key", String(200), nullable=True),
+        Column("path", String(300), nullable=False),
+        Column("body", Text, nullable=False),
+        Column("status", String(10), nullable=False),
+        Column("attempts", Integer, nullable=False),
+        Column("answer", Text, nullable=True),
+        Column("refusal_code", String(80), nullable=True),
+        Column("created_at", UtcDateTime, nullable=False),
+        Column("updated_at", UtcDateTime, nullable=False),
+        Index(f"ix_{name}_status", "status"),
+        Index(f"ix_{name}_group_key", "group_key"),
+        *own,
+    )
+
+
+class CallStatus(StrEnum):
+    PENDING = "pending"
+    DONE = "done"
+    REFUSED = "refused"  # a definite refusal (insufficient funds …): the same key gets it again
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a service answered: a 2xx result, or a refusal (4xx problem+json with its `code`)."""
+
+    status: int
+    body: Any
+
+    @property
+    def ok(self) -> bool:
+        return 200 <= self.status < 300
+
+    @property
+    def code(self) -> str:
+        return str(self.body.get("code", "refused")) if isinstance(self.body, dict) else "refused"
+
+    @property
+    def message(self) -> str:
+        return str(self.body.get("title", self.code)) if isinstance(self.body, dict) else self.code
+
+
+class Unanswered(Exception):
+    """The service did not answer (network error, timeout, 5xx, 401): the call may or may not have taken
+    effect, so it is made again later with the same key and request."""
+
+
+@dataclass(frozen=True)
+class OutgoingCall:
+    call_id: int
+    key: str
+    target: str
+    operation: str
+    group: str | None
+    request: WalletRequest
+    status: CallStatus
+    attempts: int
+    answer: Any
+    refusal_code: str | None
+    created_at: datetime
+    updated_at: datetime
+    #: The caller's own columns (`outgoing_calls_table(metadata, *own)`), by name.
+    own: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NewCall:
+    """A call to record (`CallTable.record_all`): `record`'s arguments."""
+
+    key: str
+    target: str
+    operation: str
+    request: WalletRequest
+    group: str | None = None
+    own: Mapping[str, Any] = field(default_factory=dict)
+
+
+#: The caller's part of an answer, in the unit of work that marks the call answered.
+Completion = Callable[[U, OutgoingCall, Answer], Awaitable[None]]
+
+
+async def post(client: InternalClient, path: str, body: Any, *, idempotency_key: str | None = None) -> Answer:
+    """POST `body`; the service's answer, or `Unanswered`. A 401 means our token was refused and nothing done."""
+    try:
+        response = await client.request("POST", path, json=body, idempotency_key=idempotency_key)
+    except httpx.HTTPError as error:
+        raise Unanswered(f"POST {path}: {error!r}") from error
+    if response.status_code >= 500 or response.status_code == 401:
+        raise Unanswered(f"POST {path}: {response.status_code}")
+    try:
+        payload = response.json()
+    except ValueError:
+        payload = None
+    return Answer(response.status_code, payload)
+
+
+class CallTable:
+    """The calls recorded in one table (`outgoing_calls_table`): what is written and read, no I/O but SQL."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._own = [c.name for c in table.columns if c.name not in _KIT_COLUMNS]
+
+    async def record(
+        self,
+        session: AsyncSession,
+        *,
+        key: str,
+        target: str,
+        operation: str,
+        request: WalletRequest,
+        now: datetime,
+        group: str | None = None,
+        **own: Any,
+    ) -> OutgoingCall:
+        """A new pending call in `session`'s transaction, as recorded (its driver needs not read it back)."""
+        values = {**self._values(key, target, operation, request, now, group), **own}
+        result = await session.execute(self.table.insert().values(values))
+        (call_id,) = result.inserted_primary_key  # type: ignore[attr-defined]
+        return self.call({**dict.fromkeys(self._own), **values, "call_id": call_id, "answer": None})
+
+    async def record_all(
+        self, session: AsyncSession, calls: Sequence[NewCall], now: datetime, *, chunk: int = 1000
+    ) -> None:
+        """Many new pending calls in `session`'s transaction, a statement per `chunk` of them."""
+        rows = [{**self._values(c.key, c.target, c.operation, c.request, now, c.group), **c.own} for c in calls]
+        for start in range(0, len(rows), chunk):
+            await session.execute(self.table.insert(), rows[start : start + chunk])
+
+    async def get(self, session: AsyncSession, call_id: int, *, lock: bool = False) -> OutgoingCall | None:
+        query = select(self.table).where(self.table.c.call_id == call_id)
+        row = (await session.execute(query.with_for_update() if lock else query)).mappings().first()
+        return None if row is None else self.call(row)
+
+    async def by_key(self, session: AsyncSession, key: str) -> OutgoingCall | None:
+        return await self.first(session, self.table.c.idempotency_key == key)
+
+    async def first(self, session: AsyncSession, *where: Any) -> OutgoingCall | None:
+        row = (await session.execute(select(self.table).where(*where))).mappings().first()
+        return None if row is None else self.call(row)
+
+    async def where(self, session: AsyncSession, *where: Any) -> list[OutgoingCall]:
+        """The calls that match, in the order recorded."""
+        query = select(self.table).where(*where).order_by(self.table.c.call_id)
+        return [self.call(row) for row in (await session.execute(query)).mappings()]
+
+    async def pending(self, session: AsyncSession, *where: Any) -> list[OutgoingCall]:
+        return await self.where(session, self.table.c.status == CallStatus.PENDING.value, *where)
+
+    async def answer(self, session: AsyncSession, call: OutgoingCall, answer: Answer, now: datetime) -> OutgoingCall:
+        """Mark the call answered: `done` (a 2xx) or `refused`; the call as it now stands."""
+        status = CallStatus.DONE if answer.ok else CallStatus.REFUSED
+        refusal = answer.code if status is CallStatus.REFUSED and isinstance(answer.body, dict) else None
+        await session.execute(
+            update(self.table)
+            .where(self.table.c.call_id == call.call_id)
+            .values(status=status.value, answer=json.dumps(answer.body), refusal_code=refusal, updated_at=now)
+        )
+        return replace(call, status=status, answer=answer.body, refusal_code=refusal, updated_at=now)
+
+    async def count_attempt(self, session: AsyncSession, call_id: int, now: datetime) -> None:
+        await session.execute(
+            update(self.table)
+            .where(self.table.c.call_id == call_id)
+            .values(attempts=self.table.c.attempts + 1, updated_at=now)
+        )
+
+    def call(self, row: RowMapping | Mapping[str, Any]) -> OutgoingCall:
+        """A row of the table as a call."""
+        answer = row["answer"]
+        return OutgoingCall(
+            call_id=int(row["call_id"]),
+            key=row["idempotency_key"],
+            target=row["target"],
+            operation=row["operation"],
+            group=row["group_key"],
+            request=WalletRequest(row["path"], json.loads(row["body"])),
+            status=CallStatus(row["status"]),
+            attempts=row["attempts"],
+            answer=None if answer is None else json.loads(answer),
+            refusal_code=row.get("refusal_code"),
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            own={name: row.get(name) for name in self._own},
+        )
+
+    def _values(
+        self, key: str, target: str, operation: str, request: WalletRequest, now: datetime, group: str | None
+    ) -> dict[str, Any]:
+        return {
+            "idempotency_key": key,
+            "target": target,
+            "operation": operation,
+            "group_key": group,
+            "path": request.path,
+            "body": json.dumps(request.body, sort_keys=True),
+            "status": CallStatus.PENDING.value,
+            "attempts": 0,
+            "created_at": now,
+            "updated_at": now,
+        }
+
+
+class OutgoingCalls(Generic[U]):
+    """Makes the calls of `calls` through `clients` (target -> its internal client) and applies their answers in
+    `unit()` (a unit of work; `session_of` gives its session); `reads()` is a session for the recovery's read."""
+
+    def __init__(
+        self,
+        calls: CallTable,
+        clients: Mapping[str, InternalClient],
+        *,
+        unit: Callable[[], AbstractAsyncContextManager[U]],
+        session_of: Callable[[U], AsyncSession],
+        reads: Callable[[], AbstractAsyncContextManager[AsyncSession]],
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.calls = calls
+        self.clients = clients
+        self.unit = unit
+        self.session_of = session_of
+        self.reads = reads
+        self.now = now
+
+    async def make(self, call: OutgoingCall, complete: Completion[U]) -> OutgoingCall:
+        """Send the call and apply its answer; the call as it stands afterwards (still pending when the target
+        could not be reached). `call` is as its caller recorded or read it: the answer is applied under the
+        row's lock, once, whoever else makes it meanwhile."""
+        if call.status is not CallStatus.PENDING:
+            return call
+        client = self.clients[call.target]
+        try:
+            answer = await post(client, call.request.path, call.request.body, idempotency_key=call.key)
+        except Unanswered as error:
+            log.warning("call unanswered; it will be made again", extra={"key": call.key, "error": str(error)})
+            async with self.unit() as unit:
+                await self.calls.count_attempt(self.session_of(unit), call.call_id, self.now())
+            return replace(call, attempts=call.attempts + 1)
+        async with self.unit() as unit:
+            session = self.session_of(unit)
+            current = await self.calls.get(session, call.call_id, lock=True)
+            assert current is not None, f"no outgoing call {call.call_id}"
+            if current.status is not CallStatus.PENDING:
+                return current  # another driver applied the same answer first
+            answered = await self.calls.answer(session, current, answer, self.now())
+            await complete(unit, answered, answer)
+        return answered
+
+    async def recover(
+        self,
+        complete: Completion[U],
+        *,
+        due: Callable[[OutgoingCall], bool] = lambda call: True,
+        holds_back: Callable[[OutgoingCall], bool] = lambda call: True,
+    ) -> int:
+        """Make the pending calls that are `due`, group by group in the order recorded; a call still unanswered
+        that `holds_back`, or one whose answer could not be applied (a bug, logged), stops its group until the
+        next pass. How many were made."""
+        async with self.reads() as session:
+            waiting = await self.calls.pending(session)
+        groups: dict[str | None, list[OutgoingCall]] = {}
+        for call in waiting:
+            groups.setdefault(call.group, []).append(call)
+        made = 0
+        for calls in groups.values():
+            made += await self._recover_group(calls, complete, due, holds_back)
+        return made
+
+    async def _recover_group(
+        self,
+        calls: list[OutgoingCall],
+        complete: Completion[U],
+        due: Callable[[OutgoingCall], bool],
+        holds_back: Callable[[OutgoingCall], bool],
+    ) -> int:
+        made = 0
+        for call in calls:
+            if not due(call):
+                continue
+            made += 1
+            try:
+                answered = await self.make(call, complete)
+            except Exception:
+                # Its answer could not be applied (a bug): it stays pending and is tried again at the next pass.
+                log.exception("outgoing call failed", extra={"key": call.key})
+                return made
+            if answered.status is CallStatus.PENDING and holds_back(call):
+                return made
+        return made
+
+
+_KIT_COLUMNS = frozenset(
+    {
+        "call_id",
+        "idempotency_key",
+        "target",
+        "operation",
+        "group_key",
+        "path",
+        "body",
+        "status",
+        "attempts",
+        "answer",
+        "refusal_code",
+        "created_at",
+        "updated_at",
+    }
+)
