@@ -124,7 +124,6 @@ STILL_OPENING = {
     "services/wallet/src/wallet/api/protection.py",
     "services/wallet/src/wallet/service/holds.py",
     "services/wallet/src/wallet/service/idempotent.py",
-    "services/wallet/src/wallet/service/key_retention.py",
     "services/wallet/src/wallet/service/reconciliation.py",
 }
 
