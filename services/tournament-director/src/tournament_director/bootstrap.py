@@ -69,7 +69,7 @@ def build(
         {money_steps.WALLET: wallet},
         unit=reactions.unit,
         session_of=lambda uow: uow.session,
-        reads=runtime.db.sessions,
+        reads=runtime.units.reading,
         now=clock.now,
     )
     director = Director(

@@ -41,10 +41,10 @@ def build(runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Services
         runtime=runtime,
         money=Money(ledger, deposit_limits),
         deposit_limits=deposit_limits,
-        holds=Holds(ledger, runtime.db),
+        holds=Holds(ledger, runtime.units),
         queries=Queries(ledger),
-        reconciler=Reconciler(runtime.db, runtime.outbox, clock, runtime.registry),
-        executor=IdempotentExecutor(runtime.db, clock, runtime.registry),
+        reconciler=Reconciler(runtime.units, clock, runtime.registry),
+        executor=IdempotentExecutor(runtime.units, clock, runtime.registry),
         key_retention=KeyRetention.start(runtime, idempotency_keys, clock, metric_prefix="wallet"),
         default_hold_ttl=timedelta(seconds=settings.hold_ttl_seconds),
     )

@@ -117,13 +117,14 @@ class TransferRunner:
         refunds are never all in memory); True when none is left pending or refused."""
         async with self._running[draw_id]:
             while True:
-                async with self.context.db.transaction() as session:
-                    window = await transfers.next_window(session, draw_id, CALLS_PER_WINDOW)
+                async with self.context.units.unit() as uow:
+                    window = await transfers.next_window(uow.session, draw_id, CALLS_PER_WINDOW)
                     if window is None:
                         return True
                     calls = wallet_calls(window.transfers)
                     keys = [call[0].wallet_key for call in calls]
-                    recorded = {c.key: c for c in await CALLS.where(session, CALLS.table.c.idempotency_key.in_(keys))}
+                    where = CALLS.table.c.idempotency_key.in_(keys)
+                    recorded = {c.key: c for c in await CALLS.where(uow.session, where)}
                 if window.refused or not await self._make_all([(recorded[c[0].wallet_key], c) for c in calls]):
                     return False
 

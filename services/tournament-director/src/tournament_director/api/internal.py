@@ -245,7 +245,7 @@ async def cancellation_preview(
 ) -> CancellationPreviewOut:
     """The cancellation's own computation on the state as it stands: every entry in full before the start, the
     P-10 calculator on the last completed hands while running; 409 `not_cancellable` once over."""
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         tournament = await tournaments.get(session, tournament_id)
         if tournament is None:
             raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")

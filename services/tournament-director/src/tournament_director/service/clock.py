@@ -45,7 +45,7 @@ async def tick(director: Director) -> None:
 
 async def _due(director: Director) -> list[UnitCommand[None]]:
     now = director.now()
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         opening = await tournaments.due_to_open(session, now)
         starting = await tournaments.due_to_start(session, now)
         levels = await runs.due_for_clock(session, now)

@@ -57,7 +57,7 @@ class Lobby:
     async def _schedule(self) -> list[tuple[LobbyEntry, Principal]]:
         configured = [(entry, SCHEDULER) for entry in self._director.settings.lobby_entries()]
         try:
-            async with self._director.runtime.db.sessions() as session:
+            async with self._director.runtime.units.reading() as session:
                 stored = await lobby_entries.listed(session, enabled_only=True)
         except Exception:
             log.exception("the lobby's stored entries could not be read; the settings' are kept open meanwhile")

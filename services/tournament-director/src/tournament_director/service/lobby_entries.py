@@ -60,7 +60,7 @@ async def listed(director: Director, principal: Principal) -> list[dict[str, Any
     """Administrators: the settings' entries and every stored one; an operator: their concessionaire's."""
     principal.require_staff()
     own = principal.concessionaire_id if principal.role is Role.OPERATOR else None
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         stored = await lobby_entries.listed(session, concessionaire_id=own)
     if principal.role is Role.OPERATOR:
         return [view(entry) for entry in stored]

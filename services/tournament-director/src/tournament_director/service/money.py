@@ -92,7 +92,7 @@ async def run_worker(director: Director) -> None:
 
 
 async def step_by_key(director: Director, key: str) -> MoneyStep | None:
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         return await money_steps.by_key(session, key)
 
 

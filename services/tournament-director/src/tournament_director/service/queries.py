@@ -22,7 +22,7 @@ def _iso(value: Any) -> str | None:
 
 
 async def lobby(director: Director, status: str | None, kind: str | None) -> list[dict[str, Any]]:
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         return [_lobby_item(listed) for listed in await tournaments.listing(session, status=status, kind=kind)]
 
 
@@ -53,7 +53,7 @@ def _lobby_item(listed: Listed) -> dict[str, Any]:
 
 async def details(director: Director, tournament_id: str) -> dict[str, Any]:
     """The lobby fields, the definition, the payout schedule for the current field, the clock and the tables."""
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         listed = await tournaments.listed(session, tournament_id)
         if listed is None:
             raise _not_found(tournament_id)
@@ -135,7 +135,7 @@ def _play(run: TournamentRun | None) -> dict[str, Any]:
 
 async def standings(director: Director, tournament_id: str) -> dict[str, Any]:
     """Players still in (by chips) then the eliminated (by position)."""
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         tournament = await _get(session, tournament_id)
         run = await runs.peek(session, tournament_id, director.rng, director.run_cache)
         ranked = await tournaments.standings_of(session, tournament_id)
@@ -163,7 +163,7 @@ async def standings(director: Director, tournament_id: str) -> dict[str, Any]:
 
 
 async def player_tournaments(director: Director, player_id: str) -> list[dict[str, Any]]:
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         entries = [
             r for r in await tournaments.registrations_of_player(session, player_id) if r.status not in NOT_LISTED
         ]
@@ -194,7 +194,7 @@ async def player_tournaments(director: Director, player_id: str) -> list[dict[st
 
 
 async def player_tickets(director: Director, player_id: str) -> list[dict[str, Any]]:
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         found = await tickets.of_player(session, player_id)
     return [
         {

@@ -56,7 +56,7 @@ async def register(director: Director, command: RegisterPlayer) -> Registered:
     t, player = command.tournament_id, command.player_id
     # Reads without a transaction (one round trip each on PostgreSQL): what they find is checked again where
     # it matters, under the seat's lock in `_hold_seat`.
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         tournament = await _tournament(session, t)
         previous = await tournaments.registration(session, t, player)
         paid = None  # the payment of an earlier request: this one may be its repeat
@@ -215,7 +215,7 @@ async def _record_payment(
 
 
 async def _registered(director: Director, tournament_id: str, player_id: str) -> Registered:
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         registration = await tournaments.registration(session, tournament_id, player_id)
         count = await tournaments.registered_count(session, tournament_id)
     assert registration is not None

@@ -77,7 +77,7 @@ async def award_seats(
 
 async def register_automatic(director: Director) -> None:
     """Register the holders of automatic seats whose target takes registrations (a clock task)."""
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         pending = await tickets.automatic(session)
     for seat in pending:
         try:
@@ -88,7 +88,7 @@ async def register_automatic(director: Director) -> None:
 
 async def _register(director: Director, seat: Ticket) -> None:
     assert seat.target_tournament_id is not None
-    async with director.runtime.db.sessions() as session:
+    async with director.runtime.units.reading() as session:
         target = await tournaments.get(session, seat.target_tournament_id)
         entered = await tournaments.registration(session, seat.source_tournament_id, seat.player_id)
     assert target is not None and entered is not None

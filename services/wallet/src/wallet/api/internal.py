@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 from platform_kit import wallet_operations as wo
+from platform_kit.app import ReadingDep
 from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -52,26 +53,25 @@ async def open_player_account(player_id: str, body: OpenAccountIn, command: Inte
 
 
 @router.get("/players/{player_id}/accounts", tags=["accounts"], response_model=PlayerAccountsOut)
-async def player_accounts(player_id: str, services: ServicesDep, acting: Acting) -> PlayerAccountsOut:
-    async with services.runtime.db.sessions() as session:
-        concessionaire, states = await services.queries.player_accounts(session, player_id, acting)
+async def player_accounts(
+    player_id: str, services: ServicesDep, session: ReadingDep, acting: Acting
+) -> PlayerAccountsOut:
+    concessionaire, states = await services.queries.player_accounts(session, player_id, acting)
     return PlayerAccountsOut(
         player_id=player_id, concessionaire_id=concessionaire, accounts=[AccountOut.of(s) for s in states]
     )
 
 
 @router.get("/accounts/{account_id}", tags=["accounts"], response_model=AccountOut)
-async def account(account_id: int, services: ServicesDep) -> AccountOut:
-    async with services.runtime.db.sessions() as session:
-        return AccountOut.of(await services.queries.account(session, account_id))
+async def account(account_id: int, services: ServicesDep, session: ReadingDep) -> AccountOut:
+    return AccountOut.of(await services.queries.account(session, account_id))
 
 
 @router.get("/accounts/{account_id}/statement", tags=["statements"], response_model=StatementOut)
-async def account_statement(account_id: int, services: ServicesDep, page: PageDep) -> StatementOut:
-    async with services.runtime.db.sessions() as session:
-        found = await services.queries.account_statement(
-            session, account_id, filters=page.filters, cursor=page.cursor, limit=page.limit
-        )
+async def account_statement(account_id: int, services: ServicesDep, session: ReadingDep, page: PageDep) -> StatementOut:
+    found = await services.queries.account_statement(
+        session, account_id, filters=page.filters, cursor=page.cursor, limit=page.limit
+    )
     return StatementOut.of(found)
 
 
@@ -188,10 +188,9 @@ async def tax_accrual(
 
 
 @router.get("/tournaments/{tournament_id}", tags=["tournaments"], response_model=TournamentLedgerOut)
-async def tournament_ledger(tournament_id: str, services: ServicesDep) -> TournamentLedgerOut:
+async def tournament_ledger(tournament_id: str, services: ServicesDep, session: ReadingDep) -> TournamentLedgerOut:
     """The tournament's escrow (its prize pool) and its tax base per concessionaire (P-8.2, P-8.7)."""
-    async with services.runtime.db.sessions() as session:
-        escrow, base = await services.queries.tournament(session, tournament_id)
+    escrow, base = await services.queries.tournament(session, tournament_id)
     return TournamentLedgerOut(
         tournament_id=tournament_id,
         escrow=None if escrow is None else AccountOut.of(escrow),
@@ -255,9 +254,8 @@ async def organizer_transfer(
 
 
 @router.get("/draws/{draw_id}", tags=["totalizator"], response_model=DrawPoolsOut)
-async def draw_pools(draw_id: str, services: ServicesDep) -> DrawPoolsOut:
-    async with services.runtime.db.sessions() as session:
-        pools = await services.queries.draw_pools(session, draw_id)
+async def draw_pools(draw_id: str, services: ServicesDep, session: ReadingDep) -> DrawPoolsOut:
+    pools = await services.queries.draw_pools(session, draw_id)
     return DrawPoolsOut(draw_id=draw_id, pools=[AccountOut.of(pool) for pool in pools])
 
 
@@ -306,16 +304,14 @@ async def void_hold(hold_id: int, command: Internal) -> JSONResponse:
 
 
 @router.get("/holds/{hold_id}", tags=["holds"], response_model=HoldOut)
-async def get_hold(hold_id: int, services: ServicesDep, acting: Acting) -> HoldOut:
-    async with services.runtime.db.sessions() as session:
-        return HoldOut.of(await services.holds.get(session, hold_id, acting))
+async def get_hold(hold_id: int, services: ServicesDep, session: ReadingDep, acting: Acting) -> HoldOut:
+    return HoldOut.of(await services.holds.get(session, hold_id, acting))
 
 
 # -- operations and reconciliation --------------------------------------------------------------------------
 @router.get("/operations/{operation_id}", tags=["operations"], response_model=OperationOut)
-async def operation(operation_id: int, services: ServicesDep, acting: Acting) -> OperationOut:
-    async with services.runtime.db.sessions() as session:
-        return OperationOut.of(await services.queries.operation(session, operation_id, acting))
+async def operation(operation_id: int, services: ServicesDep, session: ReadingDep, acting: Acting) -> OperationOut:
+    return OperationOut.of(await services.queries.operation(session, operation_id, acting))
 
 
 @router.post("/operations/{operation_id}/reversal", tags=["operations"], **OPERATION)

@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
+from platform_kit.app import ReadingDep, UnitOfWorkDep
 from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -43,9 +44,10 @@ async def open_account(player_id: str, body: PartnerOpenAccountIn, command: Part
 
 
 @router.get("/players/{player_id}/accounts", response_model=PlayerAccountsOut)
-async def player_accounts(player_id: str, services: ServicesDep, concessionaire: PartnerId) -> PlayerAccountsOut:
-    async with services.runtime.db.sessions() as session:
-        owner, states = await services.queries.player_accounts(session, player_id, concessionaire)
+async def player_accounts(
+    player_id: str, services: ServicesDep, session: ReadingDep, concessionaire: PartnerId
+) -> PlayerAccountsOut:
+    owner, states = await services.queries.player_accounts(session, player_id, concessionaire)
     return PlayerAccountsOut(player_id=player_id, concessionaire_id=owner, accounts=[AccountOut.of(s) for s in states])
 
 
@@ -74,20 +76,20 @@ async def _cash(kind: OperationKind, player_id: str, body: CashIn, command: Part
 async def player_statement(
     player_id: str,
     services: ServicesDep,
+    uow: UnitOfWorkDep,
     concessionaire: PartnerId,
     page: PageDep,
     currency: Annotated[CurrencyCode | None, Query()] = None,
 ) -> StatementOut:
-    async with services.runtime.db.transaction() as session:
-        found = await services.queries.player_statement(
-            session,
-            player_id,
-            currency=currency,
-            filters=page.filters,
-            cursor=page.cursor,
-            limit=page.limit,
-            acting=concessionaire,
-        )
+    found = await services.queries.player_statement(
+        uow.session,
+        player_id,
+        currency=currency,
+        filters=page.filters,
+        cursor=page.cursor,
+        limit=page.limit,
+        acting=concessionaire,
+    )
     return StatementOut.of(found)
 
 
@@ -105,30 +107,32 @@ async def funding(body: FundingIn, command: Partner) -> JSONResponse:
 
 @router.get("/accounts", response_model=ConcessionaireAccountsOut)
 async def own_accounts(
-    services: ServicesDep, concessionaire: PartnerId, currency: Annotated[CurrencyCode | None, Query()] = None
+    services: ServicesDep,
+    session: ReadingDep,
+    concessionaire: PartnerId,
+    currency: Annotated[CurrencyCode | None, Query()] = None,
 ) -> ConcessionaireAccountsOut:
     """Cash, margin, sponsorship, jackpot fund and tax accounts of the concessionaire."""
-    async with services.runtime.db.sessions() as session:
-        states = await services.queries.concessionaire_accounts(session, concessionaire, currency)
+    states = await services.queries.concessionaire_accounts(session, concessionaire, currency)
     return ConcessionaireAccountsOut(concessionaire_id=concessionaire, accounts=[AccountOut.of(s) for s in states])
 
 
 @router.get("/statement", response_model=StatementOut)
 async def own_statement(
     services: ServicesDep,
+    uow: UnitOfWorkDep,
     concessionaire: PartnerId,
     page: PageDep,
     account_kind: Annotated[AccountKind | None, Query(description="One of the concessionaire's account kinds.")] = None,
     currency: Annotated[CurrencyCode | None, Query()] = None,
 ) -> StatementOut:
-    async with services.runtime.db.transaction() as session:
-        found = await services.queries.concessionaire_statement(
-            session,
-            concessionaire,
-            account_kind=account_kind,
-            currency=currency,
-            filters=page.filters,
-            cursor=page.cursor,
-            limit=page.limit,
-        )
+    found = await services.queries.concessionaire_statement(
+        uow.session,
+        concessionaire,
+        account_kind=account_kind,
+        currency=currency,
+        filters=page.filters,
+        cursor=page.cursor,
+        limit=page.limit,
+    )
     return StatementOut.of(found)

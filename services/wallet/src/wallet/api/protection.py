@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
+from platform_kit.app import ReadingDep
 from platform_kit.instants import as_utc
 from platform_kit.internal_api import require_internal_token
 from pydantic import BaseModel, ConfigDict, Field
@@ -97,7 +98,7 @@ class NetResultOut(BaseModel):
 
 
 async def _limits(services: Services, player_id: str) -> DepositLimitsOut:
-    async with services.runtime.db.sessions() as session:
+    async with services.runtime.units.reading() as session:
         views = await services.deposit_limits.view(session, player_id)
     hours = int(services.deposit_limits.cooling_off.total_seconds() // 3600)
     limits = [CurrencyLimitsOut(currency=c, windows=[WindowOut.of(w) for w in ws]) for c, ws in views.items()]
@@ -113,15 +114,14 @@ async def deposit_limits(player_id: str, services: ServicesDep) -> DepositLimits
 async def change_deposit_limits(player_id: str, body: DepositLimitsIn, services: ServicesDep) -> DepositLimitsOut:
     """Stricter limits apply at once; looser ones after the cooling-off. Sending the same values again changes
     nothing (no history row), so a retried PUT is harmless."""
-    async with services.runtime.db.transaction() as session:
-        await services.deposit_limits.change(session, player_id, body.currency, body.requested(), body.changed_by)
+    async with services.runtime.units.unit() as uow:
+        await services.deposit_limits.change(uow.session, player_id, body.currency, body.requested(), body.changed_by)
     return await _limits(services, player_id)
 
 
 @router.get("/deposit-limits/history", response_model=LimitHistoryOut)
-async def deposit_limit_history(player_id: str, services: ServicesDep) -> LimitHistoryOut:
-    async with services.runtime.db.sessions() as session:
-        changes = await limit_rows.history(session, player_id)
+async def deposit_limit_history(player_id: str, session: ReadingDep) -> LimitHistoryOut:
+    changes = await limit_rows.history(session, player_id)
     return LimitHistoryOut(
         player_id=player_id, changes=[LimitChangeOut.model_validate(c, from_attributes=True) for c in changes]
     )
@@ -129,8 +129,7 @@ async def deposit_limit_history(player_id: str, services: ServicesDep) -> LimitH
 
 @router.get("/net-result", response_model=NetResultOut)
 async def net_result(
-    player_id: str, services: ServicesDep, since: Annotated[datetime, Query(description="The session's start.")]
+    player_id: str, session: ReadingDep, since: Annotated[datetime, Query(description="The session's start.")]
 ) -> NetResultOut:
-    async with services.runtime.db.sessions() as session:
-        net = await play_result.net_since(session, player_id, as_utc(since))
+    net = await play_result.net_since(session, player_id, as_utc(since))
     return NetResultOut(player_id=player_id, since=since, net=net)

@@ -7,8 +7,8 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
-from platform_kit.db import Database
 from platform_kit.events.wallet import AccountRef, HoldCreated, HoldExpired, HoldPosted, HoldVoided
+from platform_kit.unit_of_work import UnitsOfWork
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters import holds as rows
@@ -40,9 +40,9 @@ class Hold:
 
 
 class Holds:
-    def __init__(self, ledger: Ledger, db: Database) -> None:
+    def __init__(self, ledger: Ledger, units: UnitsOfWork) -> None:
         self.ledger = ledger
-        self.db = db
+        self.units = units
 
     async def create(
         self,
@@ -134,7 +134,8 @@ class Holds:
         """Release every pending hold past its expiry; returns how many. One transaction per batch."""
         expired = 0
         while True:
-            async with self.db.transaction() as session:
+            async with self.units.unit() as uow:
+                session = uow.session
                 now = self.ledger.now()
                 due = await rows.due_for_expiry(session, now, SWEEP_BATCH)
                 balance_updates.defer(session)  # the batch's releases in one statement

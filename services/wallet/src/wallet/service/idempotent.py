@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from platform_kit.clock import Clock
-from platform_kit.db import Database
 from platform_kit.errors import Conflict
+from platform_kit.unit_of_work import UnitsOfWork
 from prometheus_client import CollectorRegistry, Counter
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -36,8 +36,8 @@ class Outcome:
 
 
 class IdempotentExecutor:
-    def __init__(self, db: Database, clock: Clock, registry: CollectorRegistry) -> None:
-        self.db = db
+    def __init__(self, units: UnitsOfWork, clock: Clock, registry: CollectorRegistry) -> None:
+        self.units = units
         self.clock = clock
         self.outcomes = Counter(
             "wallet_commands_total",
@@ -56,25 +56,25 @@ class IdempotentExecutor:
 
     async def _run(self, scope: str, key: str, fingerprint: str, status: int, command: Command) -> Outcome:
         try:
-            async with self.db.transaction() as session:
-                if not await idempotency.claim(session, scope, key, fingerprint, self.clock.now()):
-                    return await self._replay(session, scope, key, fingerprint)
-                balance_updates.defer(session)
-                body = await command(session)
+            async with self.units.unit() as uow:
+                if not await idempotency.claim(uow.session, scope, key, fingerprint, self.clock.now()):
+                    return await self._replay(uow.session, scope, key, fingerprint)
+                balance_updates.defer(uow.session)
+                body = await command(uow.session)
                 # The balances last, with the answer and the events: the rows the command changes stay locked
                 # only for this statement and the commit.
-                await balance_updates.settle(session, idempotency.answer(scope, key, status, body))
+                await balance_updates.settle(uow.session, idempotency.answer(scope, key, status, body))
             self.outcomes.labels("executed").inc()
             return Outcome(status, body, replayed=False)
         except Refusal as refusal:
             refused_status = status_of(refusal)
             refused = problem_body(refused_status, refusal.code, refusal.message, refusal.details)
-        async with self.db.transaction() as session:
+        async with self.units.unit() as uow:
             stored = await idempotency.claim(
-                session, scope, key, fingerprint, self.clock.now(), status=refused_status, body=refused
+                uow.session, scope, key, fingerprint, self.clock.now(), status=refused_status, body=refused
             )
             if not stored:  # a concurrent duplicate answered first: its answer is the key's answer
-                return await self._replay(session, scope, key, fingerprint)
+                return await self._replay(uow.session, scope, key, fingerprint)
         self.outcomes.labels("refused").inc()
         return Outcome(refused_status, refused, replayed=False)
 

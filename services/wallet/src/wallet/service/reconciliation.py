@@ -7,9 +7,8 @@ import asyncio
 import logging
 
 from platform_kit.clock import Clock
-from platform_kit.db import Database
 from platform_kit.events.wallet import CurrencyImbalance, ReconciliationFailed
-from platform_kit.outbox import Outbox
+from platform_kit.unit_of_work import UnitsOfWork
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
 from wallet.adapters import reconciliation as queries
@@ -19,9 +18,8 @@ log = logging.getLogger(__name__)
 
 
 class Reconciler:
-    def __init__(self, db: Database, outbox: Outbox, clock: Clock, registry: CollectorRegistry) -> None:
-        self.db = db
-        self.outbox = outbox
+    def __init__(self, units: UnitsOfWork, clock: Clock, registry: CollectorRegistry) -> None:
+        self.units = units
         self.clock = clock
         self._was_ok = True
         self.ok = Gauge(
@@ -45,7 +43,7 @@ class Reconciler:
         )
 
     async def check(self) -> Report:
-        async with self.db.sessions() as session:
+        async with self.units.reading() as session:
             sums = await queries.sums_per_currency(session)
             drifts = await queries.drifted_accounts(session)
         result = report(self.clock.now(), sums, drifts)
@@ -62,7 +60,7 @@ class Reconciler:
         """One concessionaire's view: per currency the whole ledger's sum of balances (the imbalance gauge: only
         the whole ledger sums to zero, not one concessionaire's share of it), and the count and drift of its own
         accounts and its players'. Read only: the metrics and the alarm are the network check's."""
-        async with self.db.sessions() as session:
+        async with self.units.reading() as session:
             sums = await queries.sums_per_currency(session)
             counts = await queries.accounts_per_currency(session, concessionaire_id)
             drifts = await queries.drifted_accounts(session, concessionaire_id)
@@ -89,5 +87,5 @@ class Reconciler:
             extra={"failures": [failure.model_dump() for failure in failures]},
         )
         if self._was_ok:
-            async with self.db.transaction() as session:
-                await self.outbox.add(session, ReconciliationFailed(checked_at=result.checked_at, failures=failures))
+            async with self.units.unit() as uow:
+                await uow.publish(ReconciliationFailed(checked_at=result.checked_at, failures=failures))
