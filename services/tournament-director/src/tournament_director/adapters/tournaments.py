@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -349,7 +350,15 @@ async def put_standing(session: AsyncSession, tournament_id: str, standing: Stan
 
 async def standings_of(session: AsyncSession, tournament_id: str) -> dict[str, Standing]:
     query = select(standings).where(standings.c.tournament_id == tournament_id)
-    return {
-        row["player_id"]: Standing(row["player_id"], row["position"], row["prize_cents"], row["disqualified"])
-        for row in (await session.execute(query)).mappings()
-    }
+    return {row["player_id"]: _standing(row) for row in (await session.execute(query)).mappings()}
+
+
+async def standing_of(session: AsyncSession, tournament_id: str, player_id: str) -> Standing | None:
+    """One player's standing: a player's own page reads this row, not the 3,000 of a large tournament."""
+    query = select(standings).where(standings.c.tournament_id == tournament_id, standings.c.player_id == player_id)
+    row = (await session.execute(query)).mappings().first()
+    return None if row is None else _standing(row)
+
+
+def _standing(row: Mapping[str, Any]) -> Standing:
+    return Standing(row["player_id"], row["position"], row["prize_cents"], row["disqualified"])

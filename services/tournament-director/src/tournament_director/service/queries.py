@@ -186,7 +186,7 @@ async def player_tournaments(director: Director, player_id: str) -> list[dict[st
                 seat = None if run is None else run.seat_of(player_id)
                 if run is not None and seat is not None:
                     item.update(table_id=seat[0], seat=seat[1], chips=run.chips.get(player_id))
-            standing = (await tournaments.standings_of(session, tournament.tournament_id)).get(player_id)
+            standing = await tournaments.standing_of(session, tournament.tournament_id, player_id)
             if standing is not None:
                 item.update(position=standing.position, prize_cents=standing.prize_cents)
             listed.append(item)
