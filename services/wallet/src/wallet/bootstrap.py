@@ -17,6 +17,7 @@ from wallet.service.ledger import Ledger
 from wallet.service.money import Money
 from wallet.service.queries import Queries
 from wallet.service.reconciliation import Reconciler
+from wallet.service.stake_batches import StakeBatches
 from wallet.settings import Settings
 
 
@@ -29,6 +30,7 @@ class Services:
     queries: Queries
     reconciler: Reconciler
     executor: IdempotentExecutor
+    stake_batches: StakeBatches
     key_retention: KeyRetention
     default_hold_ttl: timedelta
 
@@ -36,6 +38,7 @@ class Services:
 def build(runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Services:
     ledger = Ledger(runtime.outbox, clock)
     deposit_limits = DepositLimits(clock, timedelta(hours=settings.deposit_limit_cooling_off_hours))
+    executor = IdempotentExecutor(runtime.db, clock, runtime.registry)
     services = Services(
         runtime=runtime,
         money=Money(ledger, deposit_limits),
@@ -43,7 +46,8 @@ def build(runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Services
         holds=Holds(ledger, runtime.db),
         queries=Queries(ledger),
         reconciler=Reconciler(runtime.db, runtime.outbox, clock, runtime.registry),
-        executor=IdempotentExecutor(runtime.db, clock, runtime.registry),
+        executor=executor,
+        stake_batches=StakeBatches(runtime.db, ledger, executor),
         key_retention=KeyRetention(
             runtime.db, clock, runtime.registry, timedelta(hours=settings.idempotency_retention_hours)
         ),

@@ -55,6 +55,16 @@ class Ledger:
         belongs to a concessionaire (its players' included) must be its own. `released`: held amounts freed
         in the same step (posting a hold)."""
         resolved = await self.accounts(session, operation.accounts, acting)
+        return await self.post_resolved(session, operation, resolved, released)
+
+    async def post_resolved(
+        self,
+        session: AsyncSession,
+        operation: Operation,
+        resolved: Mapping[AccountKey, Account],
+        released: Mapping[AccountKey, int] | None = None,
+    ) -> ledger.PostedOperation:
+        """`post` of an operation whose accounts the caller resolved (and checked) itself."""
         posted = await ledger.insert_operation(session, operation, resolved, self.now())
         await self.emit(session, operation_posted(posted), occurred_at=posted.created_at)
         # Balances last (or at the end of the transaction, see balance_updates): the busiest rows are locked for
