@@ -4,6 +4,7 @@ an interrupted settlement (T-3 to T-6, T-5.5, T-8.4)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import timedelta
 from fractions import Fraction
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from totalizator import cli
 from totalizator.domain.currency import format_minor, minor_unit_exponent
 from totalizator.files.report import usd
-from totalizator.service.wallet import PaymentKind, TransferKind, WalletPort, WalletUnavailable
+from totalizator.service.wallet import PaymentKind, Stake, TransferKind, WalletPort, WalletRefused, WalletUnavailable
 from totalizator_harness import CLOSE_AT, Platform, PlatformFactory, another_instance, picks
 
 ALL_ONE_NIL = [(1, 0)] * 8
@@ -186,8 +187,8 @@ class FailsAfter:
         self.calls = calls
         self.down = False
 
-    async def stake(self, draw_id: str, **kwargs: object) -> int:
-        return await self.wallet.stake(draw_id, **kwargs)  # type: ignore[arg-type]
+    async def stakes(self, draw_id: str, stakes: Sequence[Stake]) -> list[int | WalletRefused]:
+        return await self.wallet.stakes(draw_id, stakes)
 
     async def pay(self, draw_id: str, kind: PaymentKind, **kwargs: object) -> int:
         if self.down:

@@ -28,6 +28,17 @@ class Payment:
     amount: int
 
 
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """A coupon's stake, under its own idempotency key (the key its retries carry)."""
+
+    player_id: str
+    currency: str
+    amount: int
+    coupon_id: str
+    key: str
+
+
 class TransferKind(StrEnum):
     """Between a draw's pool and the organizer's (network's) accounts; the wallet's operation kinds."""
 
@@ -55,8 +66,10 @@ class WalletUnavailable(Exception):
 
 
 class WalletPort(Protocol):
-    async def stake(self, draw_id: str, *, player_id: str, currency: str, amount: int, coupon_id: str, key: str) -> int:
-        """Move a coupon's stake from the player's account to the draw's pool; returns the operation id."""
+    async def stakes(self, draw_id: str, stakes: Sequence[Stake]) -> list[int | WalletRefused]:
+        """Move coupons' stakes from the players' accounts to the draw's pool, in one call: per stake, in order, its
+        operation id or the wallet's refusal of it (a refusal stops no other stake). WalletUnavailable: no answer,
+        so any of them may have been taken; each is asked again with its key."""
 
     async def pay(
         self, draw_id: str, kind: PaymentKind, *, currency: str, payments: Sequence[Payment], key: str
