@@ -27,6 +27,7 @@ from platform_kit.db import Database
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters import accounts, idempotency
+from wallet.adapters import ledger as ledger_rows
 from wallet.adapters.ledger import PostedOperation
 from wallet.domain import operations as ops
 from wallet.domain.errors import InsufficientFunds, Refusal
@@ -167,12 +168,19 @@ class StakeBatches:
                 checked.append((stake, operation, found, changes))
         if not checked:
             return answers
+        ids = await ledger_rows.reserve_operation_ids(session, len(checked))  # before the locks: not under them
         available = await accounts.lock_available(session, [a for *_, changes in checked for a in changes])
         shortfalls = cover_in_turn(available, [changes for *_, changes in checked])
-        for (stake, operation, found, _), short in zip(checked, shortfalls, strict=True):
-            if short is None:
-                answers[stake.key] = await self.ledger.post_resolved(session, operation, found)
-            else:
+        covered = [
+            (stake, operation, found)
+            for (stake, operation, found, _), short in zip(checked, shortfalls, strict=True)
+            if short is None
+        ]
+        posted = await self.ledger.post_many(session, [(operation, found) for _, operation, found in covered], ids)
+        for (stake, *_), one in zip(covered, posted, strict=True):
+            answers[stake.key] = one
+        for (stake, _, found, _), short in zip(checked, shortfalls, strict=True):
+            if short is not None:
                 answers[stake.key] = _refused(_insufficient(short, found.values()))
         return answers
 
