@@ -70,7 +70,7 @@ class GroupCommit(Generic[T, R]):
                 waiting.future.cancel()
             self._waiting = []
             # At once, not by a done callback: a request arriving meanwhile would find no writer free to take it.
-            self._writers.discard(asyncio.current_task())  # type: ignore[arg-type]
+            self._writers.discard(asyncio.current_task())
 
 
 class _Waiting(Generic[T, R]):
