@@ -5,17 +5,20 @@ ledger balances, on SQLite and PostgreSQL, with batches sent twice at once and o
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
-from wallet.adapters.orm import operations
+from platform_kit.outbox import OUTBOX_TABLE
+from sqlalchemy import select
+from wallet.adapters.orm import metadata, operations
 from wallet_test_client import WalletApi, running_wallet
 
 BATCH = "/internal/v1/draws/d1/stake-batches"
+OUTBOX = metadata.tables[OUTBOX_TABLE]
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -52,10 +55,15 @@ async def pool(api: WalletApi) -> int:
 
 
 async def stakes_posted(app: Any) -> int:
+    """Stake operations in the ledger, each with its `wallet.operation.posted` event, as a single stake has."""
     async with app.state.services.runtime.db.sessions() as session:
-        return int(
-            await session.scalar(select(func.count()).select_from(operations).where(operations.c.kind == "stake"))
+        posted = list(await session.scalars(select(operations.c.id).where(operations.c.kind == "stake")))
+        envelopes = await session.scalars(
+            select(OUTBOX.c.envelope).where(OUTBOX.c.event_type == "wallet.operation.posted")
         )
+        events = [json.loads(envelope)["payload"] for envelope in envelopes]
+    assert sorted(e["operation_id"] for e in events if e["kind"] == "stake") == sorted(posted)
+    return len(posted)
 
 
 async def test_t1_1_a_batch_posts_each_stake_into_the_pool_and_refuses_one_alone(
