@@ -96,9 +96,8 @@ class AccountDirectory:
     async def resolve_each(
         self, session: AsyncSession, key_sets: Sequence[Iterable[AccountKey]], now: datetime
     ) -> list[dict[AccountKey, Account] | UnknownAccount]:
-        """`resolve` of each set of keys (one SELECT for all of them): its accounts, or the refusal of a set that
-        names a player's account never opened. The other accounts missing are opened, even for a refused set (the
-        caller that refuses all rolls them back)."""
+        """`resolve` of each set of keys, with one SELECT for them all: its accounts, or the refusal of a set that
+        names a player's account never opened."""
         sets = [set(keys) for keys in key_sets]
         wanted = set().union(*sets)
         found = {key: self._accounts[key] for key in wanted if key in self._accounts}
@@ -106,15 +105,30 @@ class AccountDirectory:
         if missing:
             for account in await self._select(session, missing):
                 found[account.key] = self._accounts[account.key] = account
-            missing -= found.keys()
-        unopened = sorted(key for key in missing if key.kind is AccountKind.PLAYER)
-        for key in sorted(missing - set(unopened)):
+        resolved: list[dict[AccountKey, Account] | UnknownAccount] = []
+        for keys in sets:
+            try:
+                await self._open_missing(session, keys - found.keys(), found, now)
+            except UnknownAccount as refusal:
+                resolved.append(refusal)
+            else:
+                resolved.append({key: found[key] for key in keys})
+        return resolved
+
+    async def _open_missing(
+        self, session: AsyncSession, missing: set[AccountKey], found: dict[AccountKey, Account], now: datetime
+    ) -> None:
+        """Open the accounts of `missing` into `found`, in key order, until a player's account never opened."""
+        for key in sorted(missing):
+            if key.kind is AccountKind.PLAYER:
+                raise UnknownAccount(
+                    f"Player {key.owner!r} has no {key.currency} account.", player_id=key.owner, currency=key.currency
+                )
             # A player's bonus account opens with its first bonus prize, under the player's concessionaire.
             concessionaire = (
                 await self.concessionaire_of(session, key.owner) if key.kind.owned_by_player else key.concessionaire_id
             )
             found[key] = await self.open(session, key, concessionaire, now)
-        return [_resolved(keys, found, unopened) for keys in sets]
 
     async def find(self, session: AsyncSession, key: AccountKey) -> Account | None:
         if key in self._accounts:
@@ -181,17 +195,6 @@ class AccountDirectory:
             ).where(condition)
         )
         return [account_from_row(row) for row in rows]
-
-
-def _resolved(
-    keys: set[AccountKey], found: Mapping[AccountKey, Account], unopened: Sequence[AccountKey]
-) -> dict[AccountKey, Account] | UnknownAccount:
-    for key in unopened:
-        if key in keys:
-            return UnknownAccount(
-                f"Player {key.owner!r} has no {key.currency} account.", player_id=key.owner, currency=key.currency
-            )
-    return {key: found[key] for key in keys}
 
 
 async def account_states(
