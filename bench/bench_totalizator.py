@@ -64,7 +64,7 @@ from totalizator.domain import (
     standard_options,
 )
 from totalizator.files import read_bets, write_bets
-from totalizator.service.wallet import WalletPort
+from totalizator.service.wallet import Stake, WalletPort, WalletRefused
 from totalizator.settings import Settings
 from wallet.app import create_app as create_wallet_app
 from wallet.settings import Settings as WalletSettings
@@ -213,8 +213,8 @@ class InstantWallet:
     def __init__(self) -> None:
         self.operations = itertools.count(1)
 
-    async def stake(self, draw_id: str, **_: Any) -> int:
-        return next(self.operations)
+    async def stakes(self, draw_id: str, stakes: Sequence[Stake]) -> list[int | WalletRefused]:
+        return [next(self.operations) for _ in stakes]
 
 
 @dataclass

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, timedelta
 
-from totalizator.service.wallet import WalletPort, WalletUnavailable
+from totalizator.service.wallet import Stake, WalletPort, WalletRefused, WalletUnavailable
 from totalizator_harness import CLOSE_AT, NOW, Platform, PlatformFactory, picks
 
 
@@ -104,12 +105,13 @@ class LosesAnswers:
         self.wallet = wallet
         self.times = times
 
-    async def stake(self, draw_id: str, **kwargs: object) -> int:
-        operation_id = await self.wallet.stake(draw_id, **kwargs)  # type: ignore[arg-type]
+    async def stakes(self, draw_id: str, stakes: Sequence[Stake]) -> list[int | WalletRefused]:
+        """A lost answer loses the answers of every stake of its call, counted per stake."""
+        answers = await self.wallet.stakes(draw_id, stakes)
         if self.times:
-            self.times -= 1
+            self.times = max(0, self.times - len(stakes))
             raise WalletUnavailable("answer lost")
-        return operation_id
+        return answers
 
 
 async def test_a_lost_wallet_answer_leaves_the_coupon_pending_and_a_retry_charges_it_once(

@@ -80,7 +80,7 @@ class WalletLine(httpx.AsyncBaseTransport):
         content = await response.aread()
         call = Call(
             request.url.path,
-            request.headers["Idempotency-Key"],
+            request.headers.get("Idempotency-Key", ""),  # none on a stake batch: each stake has its own
             json.loads(request.content),
             response.status_code,
             json.loads(content),

@@ -194,7 +194,7 @@ class FailsAfter(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         assert self.inner is not None
         path = request.url.path
-        if "/draws/" not in path or path.endswith("/stakes"):
+        if "/draws/" not in path or path.endswith(("/stakes", "/stake-batches")):
             return await self.inner.handle_async_request(request)
         if self.down:
             raise httpx.ConnectError("wallet down", request=request)

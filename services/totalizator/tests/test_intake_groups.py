@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -16,7 +16,7 @@ from sqlalchemy.exc import OperationalError
 from test_api_coupons import LosesAnswers
 from totalizator.adapters import coupons as coupon_store
 from totalizator.service.group_commit import GroupCommit
-from totalizator.service.wallet import PaymentKind, TransferKind, WalletPort
+from totalizator.service.wallet import PaymentKind, Stake, TransferKind, WalletPort, WalletRefused
 from totalizator_harness import Platform, PlatformFactory, picks
 
 
@@ -86,10 +86,10 @@ class HeldWallet:
         self.release = asyncio.Event()
         self.waiting = 0
 
-    async def stake(self, draw_id: str, **kwargs: object) -> int:
-        self.waiting += 1
+    async def stakes(self, draw_id: str, stakes: Sequence[Stake]) -> list[int | WalletRefused]:
+        self.waiting += len(stakes)
         await self.release.wait()
-        return await self.wallet.stake(draw_id, **kwargs)  # type: ignore[arg-type]
+        return await self.wallet.stakes(draw_id, stakes)
 
     async def pay(self, draw_id: str, kind: PaymentKind, **kwargs: object) -> int:
         return await self.wallet.pay(draw_id, kind, **kwargs)  # type: ignore[arg-type]
@@ -191,3 +191,83 @@ async def test_the_clock_asks_again_about_many_unconfirmed_stakes_at_once_and_ea
         assert await platform.pools() == {"USD": 100 * len(players)}
         again = await asyncio.gather(*(platform.coupon(p, picks("1:0"), 100, key=f"k-{p}") for p in players))
         assert {(r.status_code, r.json()["status"]) for r in again} == {(200, "accepted")}
+
+
+async def test_with_several_writers_a_slow_group_does_not_hold_up_the_next_and_a_late_turn_is_never_written() -> None:
+    groups: list[list[int]] = []
+    release = asyncio.Event()
+
+    async def flush(items: list[int]) -> list[int | Exception]:
+        groups.append(items)
+        if 0 in items:
+            await release.wait()
+        return [item * 10 for item in items]
+
+    writer = GroupCommit(flush, max_group=10, writers=2)
+    slow = asyncio.create_task(writer.submit(0))
+    await asyncio.sleep(0.01)  # its writer has taken it
+    assert await writer.submit(1) == 10  # the second writer takes it while the first waits
+    assert await asyncio.gather(writer.submit(2), writer.submit(3)) == [20, 30]
+    one = GroupCommit(flush, max_group=10)
+    held = asyncio.create_task(one.submit(0))
+    await asyncio.sleep(0.01)
+    with pytest.raises(TimeoutError):
+        await one.submit(4, turn_within=0.05)  # its only writer is busy: it waited too long for a turn
+    release.set()
+    assert (await slow, await held) == (0, 0)
+    assert [4] not in groups and 4 not in [item for group in groups for item in group]
+
+
+class CountsCalls(LosesAnswers):
+    """Counts the wallet's stake calls and the stakes each carried (and loses no answer)."""
+
+    def __init__(self, wallet: WalletPort) -> None:
+        super().__init__(wallet, 0)
+        self.calls: list[int] = []
+
+    async def stakes(self, draw_id: str, stakes: Sequence[Stake]) -> list[int | WalletRefused]:
+        self.calls.append(len(stakes))
+        return await super().stakes(draw_id, stakes)
+
+
+async def test_t2_4_stakes_of_coupons_arriving_together_go_to_the_wallet_in_one_call_each_charged_once(
+    start_platform: PlatformFactory,
+) -> None:
+    counted: list[CountsCalls] = []
+    holding: list[HeldWallet] = []
+
+    def count_then_hold(wallet: WalletPort) -> HeldWallet:
+        counted.append(CountsCalls(wallet))
+        holding.append(HeldWallet(counted[0]))  # type: ignore[arg-type]
+        return holding[0]
+
+    async with start_platform(wrap_wallet=count_then_hold, stake_concurrency=1) as platform:
+        held = holding[0]
+        await platform.open_draw()
+        await platform.fund("p1", 1_000)
+        players = [f"p{n}" for n in range(2, 12)]
+        await asyncio.gather(*(platform.fund(player, 150) for player in players))
+        first = asyncio.create_task(platform.coupon("p1", picks("1:0"), 100, key="k-first"))
+        await held.until_holding(1)  # the only call in flight: the next coupons' stakes gather meanwhile
+        rush = [platform.coupon(p, picks("1:0"), 100, key=f"k-{p}") for p in players]
+        rush += [platform.coupon("p2", picks("2:0"), 100, key="k-p2-again")]  # p2 has 50 left after its first
+        held.release.set()
+        answers = await asyncio.gather(first, *rush)
+        assert [r.status_code for r in answers] == [201] * 11 + [409]
+        assert answers[-1].json()["code"] == "insufficient_funds"
+        assert counted[0].calls[0] == 1 and sum(counted[0].calls) == 12 and len(counted[0].calls) < 12
+        assert await platform.pools() == {"USD": 1_100}
+        assert await platform.reconciled()
+
+
+async def test_a_stake_the_wallet_would_refuse_whole_in_a_batch_is_refused_alone(platform: Platform) -> None:
+    await platform.open_draw()
+    await platform.fund("p1", 1_000)
+    wallet = platform.services.context.wallet
+    draw = "2030-23"
+    stakes = [Stake("p1", "USD", 100, "c-1", "k-1"), Stake("p1", "USD", 10**16, "c-2", "k-2")]
+    first, second = await wallet.stakes(draw, stakes)
+    assert isinstance(first, int)
+    assert isinstance(second, WalletRefused) and second.status == 422
+    assert await wallet.stakes(draw, stakes[:1]) == [first]  # the same key: the same operation
+    assert await platform.balance("p1") == 900

@@ -17,6 +17,8 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from platform_kit.idempotency import MAX_SERVICE_KEY_LENGTH
+
 MAX_AMOUNT = 10**15  # far above any real amount, far below 64-bit overflow when legs are summed
 
 Amount = Annotated[int, Field(strict=True, gt=0, le=MAX_AMOUNT, description="Integer minor units, > 0.")]
@@ -124,6 +126,38 @@ class StakeIn(WalletBody):
     currency: CurrencyCode
     amount: Amount
     coupon_id: Reference = None
+
+
+class KeyedStakeIn(StakeIn):
+    """One stake of a batch, under its own idempotency key: the key the same stake carries when sent alone, with
+    which it is the same request (either way it posts once, and a retry either way gets its first answer)."""
+
+    key: Annotated[
+        str,
+        Field(
+            min_length=1, max_length=MAX_SERVICE_KEY_LENGTH, pattern=r"^[\x20-\x7e]+$", description="Idempotency key"
+        ),
+    ]
+
+
+MAX_STAKES_PER_BATCH = 500
+
+
+class StakeBatchIn(WalletBody):
+    stakes: list[KeyedStakeIn] = Field(min_length=1, max_length=MAX_STAKES_PER_BATCH)
+
+
+class StakeAnswerOut(BaseModel):
+    """A stake's answer, as a single stake under its key is answered: `status` 201 and the operation as `body`,
+    or the refusal's status and problem (insufficient_funds, unknown_account, idempotency_key_reused …)."""
+
+    key: str
+    status: int
+    body: dict[str, Any]
+
+
+class StakeBatchOut(BaseModel):
+    answers: list[StakeAnswerOut] = Field(description="One per stake, in the request's order.")
 
 
 class DrawPaymentsIn(WalletBody):
@@ -238,6 +272,15 @@ JACKPOT_AWARD = WalletOperation(
     "P-8.6: pay a progressive jackpot from the concessionaire's jackpot fund.",
 )
 STAKE = WalletOperation("stake", f"{_DRAW}/stakes", StakeIn, "totalizator", None)
+STAKE_BATCH = WalletOperation(
+    "stake_batch",
+    f"{_DRAW}/stake-batches",
+    StakeBatchIn,
+    "totalizator",
+    """Many stakes in one wallet transaction (a closing rush, issue 14), answered 200 with each stake's own answer
+    (StakeBatchOut). Each is run once under its own key, exactly as if sent alone to `/stakes` with that
+    Idempotency-Key: one stake's refusal is its answer alone and does not stop the others.""",
+)
 DRAW_PAYOUTS = WalletOperation(
     "draw_payouts",
     f"{_DRAW}/payouts",

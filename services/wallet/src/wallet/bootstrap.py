@@ -18,6 +18,7 @@ from wallet.service.ledger import Ledger
 from wallet.service.money import Money
 from wallet.service.queries import Queries
 from wallet.service.reconciliation import Reconciler
+from wallet.service.stake_batches import StakeBatches
 from wallet.settings import Settings
 
 
@@ -30,6 +31,7 @@ class Services:
     queries: Queries
     reconciler: Reconciler
     executor: IdempotentExecutor
+    stake_batches: StakeBatches
     key_retention: KeyRetention
     default_hold_ttl: timedelta
 
@@ -37,6 +39,7 @@ class Services:
 def build(runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Services:
     ledger = Ledger(runtime.outbox, clock)
     deposit_limits = DepositLimits(clock, timedelta(hours=settings.deposit_limit_cooling_off_hours))
+    executor = IdempotentExecutor(runtime.units, clock, runtime.registry)
     services = Services(
         runtime=runtime,
         money=Money(ledger, deposit_limits),
@@ -44,7 +47,8 @@ def build(runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Services
         holds=Holds(ledger, runtime.units),
         queries=Queries(ledger),
         reconciler=Reconciler(runtime.units, clock, runtime.registry),
-        executor=IdempotentExecutor(runtime.units, clock, runtime.registry),
+        executor=executor,
+        stake_batches=StakeBatches(runtime.units, ledger, executor),
         key_retention=KeyRetention.start(runtime, idempotency_keys, clock, metric_prefix="wallet"),
         default_hold_ttl=timedelta(seconds=settings.hold_ttl_seconds),
     )

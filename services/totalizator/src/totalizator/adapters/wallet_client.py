@@ -10,13 +10,14 @@ a 5xx is "unavailable": the money may or may not have moved, and the caller retr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import httpx
 from platform_kit import wallet_operations as wo
 from platform_kit.internal_client import InternalClient
 from platform_kit.wallet_operations import WalletRequest
 
-from totalizator.service.wallet import Payment, PaymentKind, TransferKind, WalletRefused, WalletUnavailable
+from totalizator.service.wallet import Payment, PaymentKind, Stake, TransferKind, WalletRefused, WalletUnavailable
 
 _PAYMENTS = {PaymentKind.PAYOUT: wo.DRAW_PAYOUTS, PaymentKind.REFUND: wo.DRAW_REFUNDS}
 
@@ -42,16 +43,41 @@ class HttpWallet:
     def __init__(self, client: InternalClient) -> None:
         self._client = client
 
-    async def stake(self, draw_id: str, *, player_id: str, currency: str, amount: int, coupon_id: str, key: str) -> int:
-        body = wo.StakeIn.model_construct(player_id=player_id, currency=currency, amount=amount, coupon_id=coupon_id)
-        return await self._command(wo.STAKE.request(body, draw_id=draw_id), key)
+    async def stakes(self, draw_id: str, stakes: Sequence[Stake]) -> list[int | WalletRefused]:
+        """One call per MAX_STAKES_PER_BATCH stakes. A batch the wallet refuses whole (422: a stake no single stake
+        route would take either, e.g. an amount past its bound) goes again one stake at a time, so that only that
+        stake is refused, as it is when sent alone."""
+        answers: list[int | WalletRefused] = []
+        for start in range(0, len(stakes), wo.MAX_STAKES_PER_BATCH):
+            chunk = stakes[start : start + wo.MAX_STAKES_PER_BATCH]
+            lines = [
+                wo.KeyedStakeIn.model_construct(
+                    key=s.key, player_id=s.player_id, currency=s.currency, amount=s.amount, coupon_id=s.coupon_id
+                )
+                for s in chunk
+            ]
+            request = wo.STAKE_BATCH.request(wo.StakeBatchIn.model_construct(stakes=lines), draw_id=draw_id)
+            response = await self._send(request, None)
+            if response.status_code == 422:
+                answers += [await self._alone(draw_id, stake) for stake in chunk]
+                continue
+            if response.status_code != 200:
+                raise WalletUnavailable(f"wallet call {request.path} answered {response.status_code}")
+            answers += [_stake_answer(answer) for answer in response.json()["answers"]]
+        return answers
+
+    async def _alone(self, draw_id: str, stake: Stake) -> int | WalletRefused:
+        body = wo.StakeIn.model_construct(
+            player_id=stake.player_id, currency=stake.currency, amount=stake.amount, coupon_id=stake.coupon_id
+        )
+        try:
+            return await self._command(wo.STAKE.request(body, draw_id=draw_id), stake.key)
+        except WalletRefused as refusal:
+            return refusal
 
     async def _command(self, request: WalletRequest, key: str) -> int:
         path = request.path
-        try:
-            response = await self._client.request("POST", path, json=request.body, idempotency_key=key)
-        except httpx.HTTPError as exc:
-            raise WalletUnavailable(f"wallet call {path} failed: {type(exc).__name__}: {exc}") from exc
+        response = await self._send(request, key)
         # 401: our token is wrong, so the wallet did nothing; like a 5xx, worth retrying once it is fixed.
         if response.status_code >= 500 or response.status_code == 401:
             raise WalletUnavailable(f"wallet call {path} answered {response.status_code}")
@@ -59,6 +85,22 @@ class HttpWallet:
             raise _refusal(response)
         operation_id: int = response.json()["operation_id"]
         return operation_id
+
+    async def _send(self, request: WalletRequest, key: str | None) -> httpx.Response:
+        try:
+            return await self._client.request("POST", request.path, json=request.body, idempotency_key=key)
+        except httpx.HTTPError as exc:
+            raise WalletUnavailable(f"wallet call {request.path} failed: {type(exc).__name__}: {exc}") from exc
+
+
+def _stake_answer(answer: dict[str, Any]) -> int | WalletRefused:
+    """A stake's own answer in a batch: the operation (201), or its refusal as a single stake's would read."""
+    body = answer["body"]
+    if answer["status"] == 201:
+        operation_id: int = body["operation_id"]
+        return operation_id
+    code = str(body.get("code") or f"wallet_http_{answer['status']}")
+    return WalletRefused(answer["status"], code, str(body.get("title") or code), body)
 
 
 def _refusal(response: httpx.Response) -> WalletRefused:

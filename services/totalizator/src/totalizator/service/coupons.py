@@ -7,10 +7,12 @@
    derived from the player and the client's own Idempotency-Key.
 3. The coupon is resolved: `accepted` (it counts) or `refused` with the wallet's problem (it never counts).
 
-Steps 1 and 3 are group commits (service/group_commit.py): coupons arriving together are checked and
-inserted in one transaction (one lock of the draw row, one SELECT of their keys, one INSERT), and their
-answers recorded in another, so a closing rush costs a fraction of a transaction per coupon. A refusal of one
-coupon is its own answer; the others of its group are accepted all the same.
+All three steps are group commits (service/group_commit.py): coupons arriving together are checked and
+inserted in one transaction (one lock of the draw row, one SELECT of their keys, one INSERT), their stakes sent
+to the wallet in one call per draw (the wallet's stake batch: one wallet transaction, each stake under its own
+key), and their answers recorded in another transaction, so a closing rush costs a fraction of a transaction
+and of a wallet call per coupon. A refusal of one coupon is its own answer; the others of its group are
+accepted all the same.
 
 A retry with the same Idempotency-Key returns the first answer; if the wallet did not answer (the coupon is
 still pending) it asks again with the same key, so the stake is never taken twice. The draw clock retries
@@ -18,7 +20,8 @@ pending coupons too, and a draw's count becomes final only once none is left pen
 
 Overload: at most `intake_in_flight` coupons are being placed at once in a process; one more is refused at once
 with 503 `intake_busy` and Retry-After, before anything is written (a retry with the same key places it). At
-most `stake_concurrency` stakes are at the wallet at once: the others wait their turn rather than flood it.
+most `stake_concurrency` stake calls are at the wallet at once: the stakes arriving meanwhile wait their turn
+(and go together in the next call) rather than flood it.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ import dataclasses
 import hashlib
 import json
 import logging
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -42,7 +47,7 @@ from totalizator.domain import CouponRejected, Draw, DrawStatus, validate_coupon
 from totalizator.service.context import Context
 from totalizator.service.group_commit import GroupCommit
 from totalizator.service.problems import betting_not_open, coupon_refused
-from totalizator.service.wallet import WalletRefused, WalletUnavailable
+from totalizator.service.wallet import Stake, WalletRefused, WalletUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +111,8 @@ class CouponIntake:
     def __init__(self, context: Context) -> None:
         self.context = context
         self._in_flight = 0
-        self._stake_calls = asyncio.Semaphore(context.settings.stake_concurrency)
+        # Stakes go to the wallet in batches as coupons go to the database in groups, `stake_concurrency` calls at once.
+        self._staking = GroupCommit(self._stake_group, max_group=MAX_GROUP, writers=context.settings.stake_concurrency)
         self._accepting = GroupCommit(self._accept_group, max_group=MAX_GROUP)
         self._resolving = GroupCommit(self._resolve_group, max_group=MAX_GROUP)
 
@@ -252,24 +258,33 @@ class CouponIntake:
         )
 
     async def _stake(self, record: CouponRecord) -> int:
-        """The wallet's operation for the stake, a few calls at a time; a call that waited its turn for as long as
-        a call may take leaves the coupon pending (the caller's retry, or the clock, takes the stake)."""
+        """The wallet's operation for the stake, sent with the stakes of the coupons arriving with it in one call; a
+        stake that waited its turn for as long as a call may take leaves the coupon pending, never sent (the
+        caller's retry, or the clock, takes the stake)."""
         try:
-            async with asyncio.timeout(self.context.settings.wallet_timeout_seconds):
-                await self._stake_calls.acquire()
+            return await self._staking.submit(record, turn_within=self.context.settings.wallet_timeout_seconds)
         except TimeoutError:
             raise WalletUnavailable("no turn to call the wallet: too many stakes in flight") from None
-        try:
-            return await self.context.wallet.stake(
-                record.draw_id,
-                player_id=record.player_id,
-                currency=record.currency,
-                amount=record.amount,
-                coupon_id=record.coupon_id,
-                key=stake_key(record.player_id, record.idempotency_key),
-            )
-        finally:
-            self._stake_calls.release()
+
+    async def _stake_group(self, records: list[CouponRecord]) -> list[int | Exception]:
+        """A group's stakes, one wallet call per draw (the calls at once): each its operation id or refusal, or,
+        when the call went unanswered, WalletUnavailable."""
+        by_draw: dict[str, list[int]] = defaultdict(list)
+        for index, record in enumerate(records):
+            by_draw[record.draw_id].append(index)
+        answers: list[int | Exception] = [WalletUnavailable("not sent")] * len(records)
+
+        async def call(draw_id: str, indexes: list[int]) -> None:
+            stakes = [_stake_of(records[index]) for index in indexes]
+            try:
+                got: Sequence[int | Exception] = await self.context.wallet.stakes(draw_id, stakes)
+            except WalletUnavailable as exc:
+                got = [exc] * len(indexes)
+            for index, answer in zip(indexes, got, strict=True):
+                answers[index] = answer
+
+        await asyncio.gather(*(call(draw_id, indexes) for draw_id, indexes in by_draw.items()))
+        return answers
 
     async def _record(self, answer: Resolution) -> None:
         """The wallet's answer, written with the others of its group. If the database fails now, the money has
@@ -296,6 +311,11 @@ class CouponIntake:
         if earlier.status is CouponStatus.PENDING:
             return Placed(await self._charge(earlier), draw, replayed=True)
         return Placed(earlier, draw, replayed=True)
+
+
+def _stake_of(record: CouponRecord) -> Stake:
+    key = stake_key(record.player_id, record.idempotency_key)
+    return Stake(record.player_id, record.currency, record.amount, record.coupon_id, key)
 
 
 def _payment_pending(coupon_id: str, what: str) -> Unavailable:

@@ -8,6 +8,7 @@ adapter is adapters/wallet_client.py; the tests run it against the real wallet a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
@@ -26,6 +27,17 @@ class Payment:
 
     player_id: str
     amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """A coupon's stake, under its own idempotency key (the key its retries carry)."""
+
+    player_id: str
+    currency: str
+    amount: int
+    coupon_id: str
+    key: str
 
 
 class TransferKind(StrEnum):
@@ -55,5 +67,7 @@ class WalletUnavailable(Exception):
 
 
 class WalletPort(Protocol):
-    async def stake(self, draw_id: str, *, player_id: str, currency: str, amount: int, coupon_id: str, key: str) -> int:
-        """Move a coupon's stake from the player's account to the draw's pool; returns the operation id."""
+    async def stakes(self, draw_id: str, stakes: Sequence[Stake]) -> list[int | WalletRefused]:
+        """Move coupons' stakes from the players' accounts to the draw's pool, in one call: per stake, in order, its
+        operation id or the wallet's refusal of it (a refusal stops no other stake). WalletUnavailable: no answer,
+        so any of them may have been taken; each is asked again with its key."""

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
 
-from sqlalchemy import Select, func, select, update
+from sqlalchemy import RowMapping, Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters.orm import registrations, runs, standings, tournaments
@@ -360,5 +359,5 @@ async def standing_of(session: AsyncSession, tournament_id: str, player_id: str)
     return None if row is None else _standing(row)
 
 
-def _standing(row: Mapping[str, Any]) -> Standing:
+def _standing(row: RowMapping) -> Standing:
     return Standing(row["player_id"], row["position"], row["prize_cents"], row["disqualified"])

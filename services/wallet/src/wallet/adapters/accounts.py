@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -88,13 +88,37 @@ class AccountDirectory:
     ) -> dict[AccountKey, Account]:
         """The accounts of `keys`; system accounts and a known player's bonus account are opened on first use,
         a player's cash account must have been opened (which registers the player with its concessionaire)."""
-        wanted = set(keys)
+        (resolved,) = await self.resolve_each(session, [keys], now)
+        if isinstance(resolved, UnknownAccount):
+            raise resolved
+        return resolved
+
+    async def resolve_each(
+        self, session: AsyncSession, key_sets: Sequence[Iterable[AccountKey]], now: datetime
+    ) -> list[dict[AccountKey, Account] | UnknownAccount]:
+        """`resolve` of each set of keys, with one SELECT for them all: its accounts, or the refusal of a set that
+        names a player's account never opened."""
+        sets = [set(keys) for keys in key_sets]
+        wanted = set().union(*sets)
         found = {key: self._accounts[key] for key in wanted if key in self._accounts}
         missing = wanted - found.keys()
         if missing:
             for account in await self._select(session, missing):
                 found[account.key] = self._accounts[account.key] = account
-            missing -= found.keys()
+        resolved: list[dict[AccountKey, Account] | UnknownAccount] = []
+        for keys in sets:
+            try:
+                await self._open_missing(session, keys - found.keys(), found, now)
+            except UnknownAccount as refusal:
+                resolved.append(refusal)
+            else:
+                resolved.append({key: found[key] for key in keys})
+        return resolved
+
+    async def _open_missing(
+        self, session: AsyncSession, missing: set[AccountKey], found: dict[AccountKey, Account], now: datetime
+    ) -> None:
+        """Open the accounts of `missing` into `found`, in key order, until a player's account never opened."""
         for key in sorted(missing):
             if key.kind is AccountKind.PLAYER:
                 raise UnknownAccount(
@@ -105,7 +129,6 @@ class AccountDirectory:
                 await self.concessionaire_of(session, key.owner) if key.kind.owned_by_player else key.concessionaire_id
             )
             found[key] = await self.open(session, key, concessionaire, now)
-        return found
 
     async def find(self, session: AsyncSession, key: AccountKey) -> Account | None:
         if key in self._accounts:
@@ -240,6 +263,26 @@ async def apply_changes(
 LOCK_IN_ORDER = select(accounts.c.id).order_by(accounts.c.id).with_for_update(key_share=True)
 _LOCK_CHUNK = LOCK_IN_ORDER.where(accounts.c.id.in_(bindparam("ids", expanding=True)))
 _LOCKED = "wallet.accounts_locked_in_order"
+
+
+async def lock_available(session: AsyncSession, ids: Iterable[int]) -> dict[int, int | None]:
+    """The available balance (balance − held) of each account, None for one that may go negative, read under the
+    accounts' locks (on PostgreSQL, taken in id order, as every transaction of the wallet takes them; on SQLite the
+    transaction holds the database's write lock already): no transaction changes them before this one ends, so
+    changes checked against them here pass when `apply_changes` makes them."""
+    ordered = sorted(set(ids))
+    rows = await session.execute(_AVAILABLE_LOCKED if for_update(session) else _AVAILABLE, {"ids": ordered})
+    if for_update(session):
+        locked_in_order(session, ordered)
+    return {row.id: None if row.may_go_negative else row.balance - row.held for row in rows}
+
+
+_AVAILABLE = (
+    select(accounts.c.id, accounts.c.balance, accounts.c.held, accounts.c.may_go_negative)
+    .where(accounts.c.id.in_(bindparam("ids", expanding=True)))
+    .order_by(accounts.c.id)
+)
+_AVAILABLE_LOCKED = _AVAILABLE.with_for_update(key_share=True)
 
 
 def locked_in_order(session: AsyncSession, ids: Iterable[int]) -> None:

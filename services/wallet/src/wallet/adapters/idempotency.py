@@ -4,6 +4,7 @@ until the retention purge deletes it (`platform_kit.key_retention`)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -12,7 +13,7 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters.orm import idempotency_keys
-from wallet.adapters.sql import insert_ignoring_conflicts
+from wallet.adapters.sql import insert_ignoring_conflicts, insert_ignoring_conflicts_returning
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,19 @@ async def claim(
     return bool(result.rowcount)  # type: ignore[attr-defined]
 
 
+async def claim_many(session: AsyncSession, scope: str, fingerprints: Mapping[str, str], now: datetime) -> set[str]:
+    """Take the keys (key → its request's fingerprint) not taken yet, in one statement; returns those taken now.
+    The rows go in key order: two transactions claiming overlapping keys wait for each other's (as `claim` does)
+    in one order, never in a cycle."""
+    rows = [
+        {"scope": scope, "key": key, "fingerprint": fingerprints[key], "status_code": None, "response": None,
+         "created_at": now}
+        for key in sorted(fingerprints)
+    ]  # fmt: skip
+    statement = insert_ignoring_conflicts_returning(session, idempotency_keys, idempotency_keys.c.key)
+    return set((await session.execute(statement, rows)).scalars())
+
+
 # Statements with bound parameters are built once: SQLAlchemy then finds them compiled in its cache at once.
 _THE_KEY = (idempotency_keys.c.scope == bindparam("the_scope"), idempotency_keys.c.key == bindparam("the_key"))
 ANSWER = (
@@ -71,3 +85,22 @@ async def stored(session: AsyncSession, scope: str, key: str) -> StoredResponse 
         return None
     # A claimed key is completed in the claiming transaction, so a committed row always has its response.
     return StoredResponse(row.fingerprint, row.status_code, json.loads(row.response))
+
+
+_STORED_MANY = select(
+    idempotency_keys.c.key, idempotency_keys.c.fingerprint, idempotency_keys.c.status_code, idempotency_keys.c.response
+).where(
+    idempotency_keys.c.scope == bindparam("the_scope"), idempotency_keys.c.key.in_(bindparam("keys", expanding=True))
+)
+
+
+async def stored_many(session: AsyncSession, scope: str, keys: Iterable[str]) -> dict[str, StoredResponse]:
+    """`stored` of many keys, in one statement: a key the retention purge deleted is missing."""
+    rows = await session.execute(_STORED_MANY, {"the_scope": scope, "keys": sorted(keys)})
+    return {row.key: StoredResponse(row.fingerprint, row.status_code, json.loads(row.response)) for row in rows}
+
+
+async def answer_many(session: AsyncSession, answers: Sequence[Mapping[str, Any]]) -> None:
+    """Store the answers (`answer`'s parameters) under their claimed keys, in one batch."""
+    if answers:
+        await session.execute(ANSWER, list(answers))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -41,19 +41,7 @@ async def insert_operation(
 ) -> PostedOperation:
     """The operation row and its transfers (in leg order): one statement on PostgreSQL, two on SQLite. On
     PostgreSQL the same statement locks the operation's accounts in order, as `accounts.apply_changes` would."""
-    base = operation.tax_base
-    row = {
-        "kind": str(operation.kind),
-        "currency": operation.currency,
-        "tournament_id": operation.tournament_id,
-        "draw_id": operation.draw_id,
-        "player_id": operation.player_id,
-        "concessionaire_id": operation.concessionaire_id,
-        "reference": operation.reference,
-        "tax_base": None if base is None else base.amount,
-        "reverses_operation_id": operation.reverses,
-        "created_at": now,
-    }
+    row = _operation_row(operation, now)
     posted = tuple(
         PostedTransfer(resolved[leg.debit], resolved[leg.credit], leg.amount, leg.purpose) for leg in operation.legs
     )
@@ -74,6 +62,58 @@ async def insert_operation(
         rows = [_transfer_row(operation_id, t, now) for t in posted]
         await session.execute(_INSERT_TRANSFERS, rows)
     return PostedOperation(operation_id, operation, posted, now)
+
+
+async def reserve_operation_ids(session: AsyncSession, count: int) -> list[int]:
+    """PostgreSQL: `count` ids for operations to come, drawn from the table's sequence (an id drawn and not used
+    is a gap, as a rolled-back insert leaves). Elsewhere none: `insert_operations` inserts one by one there."""
+    if not writes_in_with(session) or count == 0:
+        return []
+    return sorted((await session.execute(_NEXT_OPERATION_IDS, {"count": count})).scalars())  # in the batch's order
+
+
+async def insert_operations(
+    session: AsyncSession,
+    batch: Sequence[tuple[Operation, Mapping[AccountKey, Account]]],
+    ids: Sequence[int],
+    now: datetime,
+) -> list[PostedOperation]:
+    """Many operations and their transfers (in leg order), given ids from `reserve_operation_ids`: on PostgreSQL
+    two statements whatever their number (each rows sent at once); elsewhere `insert_operation` each. Their
+    accounts are not locked here: the caller holds their locks already."""
+    if not ids or not batch:
+        return [await insert_operation(session, operation, resolved, now) for operation, resolved in batch]
+    posted = [
+        PostedOperation(
+            operation_id,
+            operation,
+            tuple(
+                PostedTransfer(resolved[leg.debit], resolved[leg.credit], leg.amount, leg.purpose)
+                for leg in operation.legs
+            ),
+            now,
+        )
+        for operation_id, (operation, resolved) in zip(ids, batch, strict=False)
+    ]
+    await session.execute(_INSERT_OPERATION_WITH_ID, [{"id": p.id} | _operation_row(p.operation, now) for p in posted])
+    await session.execute(_INSERT_TRANSFERS, [_transfer_row(p.id, t, now) for p in posted for t in p.transfers])
+    return posted
+
+
+def _operation_row(operation: Operation, now: datetime) -> dict[str, Any]:
+    base = operation.tax_base
+    return {
+        "kind": str(operation.kind),
+        "currency": operation.currency,
+        "tournament_id": operation.tournament_id,
+        "draw_id": operation.draw_id,
+        "player_id": operation.player_id,
+        "concessionaire_id": operation.concessionaire_id,
+        "reference": operation.reference,
+        "tax_base": None if base is None else base.amount,
+        "reverses_operation_id": operation.reverses,
+        "created_at": now,
+    }
 
 
 def _transfer_row(operation_id: int, transfer: PostedTransfer, now: datetime) -> dict[str, Any]:
@@ -131,6 +171,10 @@ def _operation_with_transfers() -> Select[Any]:
 _OPERATION_COLUMNS = [column.name for column in operations.c if column.name != "id"]
 _INSERT_OPERATION_WITH_TRANSFERS = _operation_with_transfers()
 _INSERT_OPERATION = operations.insert().returning(operations.c.id)
+_INSERT_OPERATION_WITH_ID = operations.insert()
+_NEXT_OPERATION_IDS = select(func.nextval(func.pg_get_serial_sequence("operations", "id"))).select_from(
+    func.generate_series(1, bindparam("count"))
+)
 _INSERT_TRANSFERS = transfers.insert()
 
 

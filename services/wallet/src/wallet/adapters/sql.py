@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import functools
 from decimal import Decimal
+from typing import Any
 
-from sqlalchemy import Table
+from sqlalchemy import ColumnElement, Table
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import Insert
@@ -23,6 +24,17 @@ def _insert_ignoring_conflicts(table: Table, dialect: str) -> Insert:
     if dialect == "postgresql":
         return postgresql.insert(table).on_conflict_do_nothing()
     return sqlite.insert(table).on_conflict_do_nothing()
+
+
+def insert_ignoring_conflicts_returning(session: AsyncSession, table: Table, column: ColumnElement[Any]) -> Insert:
+    """`insert_ignoring_conflicts` returning `column` of the rows it inserted (not of those it skipped); given many
+    rows, SQLAlchemy sends them as one multi-row INSERT."""
+    return _insert_ignoring_conflicts_returning(table, column, session.get_bind().dialect.name)
+
+
+@functools.cache
+def _insert_ignoring_conflicts_returning(table: Table, column: ColumnElement[Any], dialect: str) -> Insert:
+    return _insert_ignoring_conflicts(table, dialect).returning(column)
 
 
 def for_update(session: AsyncSession) -> bool:

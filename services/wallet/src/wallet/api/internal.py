@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from datetime import timedelta
 from typing import Annotated, Any
 
@@ -12,7 +13,7 @@ from platform_kit.app import ReadingDep
 from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from wallet.api.context import MOUNT, Acting, CommandContext, Internal, PageDep, ServicesDep
+from wallet.api.context import INTERNAL_SCOPE, MOUNT, Acting, CommandContext, Internal, PageDep, ServicesDep
 from wallet.api.operations import Posted, operation_routes
 from wallet.api.schemas import (
     AccountOut,
@@ -31,7 +32,9 @@ from wallet.api.schemas import (
     TournamentLedgerOut,
 )
 from wallet.domain.currencies import CURRENCIES
+from wallet.domain.idempotency import fingerprint
 from wallet.domain.operations import OperationKind
+from wallet.service.stake_batches import KeyedStake
 
 router = APIRouter(prefix=f"{MOUNT}/v1", dependencies=[Depends(require_internal_token)])
 OPERATION: dict[str, Any] = {"response_model": OperationOut, "status_code": 201}
@@ -222,6 +225,38 @@ async def stake(command: CommandContext, session: AsyncSession, body: wo.StakeIn
         amount=body.amount,
         coupon_id=body.coupon_id,
         acting=command.acting,
+    )
+
+
+@router.post(
+    wo.STAKE_BATCH.path.removeprefix(router.prefix),
+    name=wo.STAKE_BATCH.name,
+    tags=[wo.STAKE_BATCH.tag],
+    description=inspect.cleandoc(wo.STAKE_BATCH.description or ""),
+    response_model=wo.StakeBatchOut,
+)
+async def stake_batch(draw_id: str, body: wo.StakeBatchIn, services: ServicesDep, acting: Acting) -> wo.StakeBatchOut:
+    # Each stake is the request a single stake with its key is: the same fingerprint, so either replays the other.
+    single = wo.STAKE.path.format(draw_id=draw_id).removeprefix(MOUNT)
+    stakes = [
+        KeyedStake(
+            s.key,
+            fingerprint("POST", single, s.model_dump(mode="json", exclude={"key"})),
+            s.player_id,
+            s.currency,
+            s.amount,
+            s.coupon_id,
+        )
+        for s in body.stakes
+    ]
+    answers = await services.stake_batches.run(
+        INTERNAL_SCOPE, draw_id, stakes, acting, lambda posted: OperationOut.of(posted).model_dump(mode="json")
+    )
+    return wo.StakeBatchOut(
+        answers=[
+            wo.StakeAnswerOut(key=s.key, status=status, body=answer)
+            for s, (status, answer) in zip(stakes, answers, strict=True)
+        ]
     )
 
 

@@ -4,7 +4,7 @@ account's running totals (balance and held) that the no-overdraft rule checks.""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from wallet.domain.accounts import AccountKey
@@ -46,3 +46,40 @@ def account_changes(legs: Iterable[Leg], released: Mapping[AccountKey, int]) -> 
     for key, amount in released.items():
         changes[key] = changes.get(key, AccountChange()) + AccountChange(held=-amount)
     return changes
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """An account that does not cover a change: what it has available (after the changes before), what the change
+    takes from it."""
+
+    account: int
+    available: int
+    needed: int
+
+
+def cover_in_turn(
+    available: Mapping[int, int | None], changes: Sequence[Mapping[int, AccountChange]]
+) -> list[Shortfall | None]:
+    """Which of `changes` (each: account → change) the accounts cover when made one after the other, each from
+    what those before it left; `available` holds what each account has (None: it may go negative). A change that
+    some account does not cover is not made (its shortfall, the first such account by id); the others are, as
+    `apply_changes` would make them one transaction at a time."""
+    left = dict(available)
+    answers: list[Shortfall | None] = []
+    for change in changes:
+        short = _shortfall(left, change)
+        if short is None:
+            for account, delta in change.items():
+                has = left[account]
+                left[account] = None if has is None else has + delta.available
+        answers.append(short)
+    return answers
+
+
+def _shortfall(left: Mapping[int, int | None], change: Mapping[int, AccountChange]) -> Shortfall | None:
+    for account, delta in sorted(change.items()):
+        has = left[account]
+        if has is not None and has + delta.available < 0:
+            return Shortfall(account, has, -delta.available)
+    return None

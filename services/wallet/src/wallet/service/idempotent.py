@@ -50,7 +50,7 @@ class IdempotentExecutor:
         """Execute `command(session)` under (`scope`, `key`) and answer `status` with its body."""
         try:
             return await self._run(scope, key, fingerprint, status, command)
-        except _KeyPurged:
+        except KeyPurged:
             # Found taken, then purged past its retention before its answer was read: the key is new again.
             return await self._run(scope, key, fingerprint, status, command)
 
@@ -81,7 +81,7 @@ class IdempotentExecutor:
     async def _replay(self, session: AsyncSession, scope: str, key: str, fingerprint: str) -> Outcome:
         first = await idempotency.stored(session, scope, key)
         if first is None:
-            raise _KeyPurged
+            raise KeyPurged
         if first.fingerprint != fingerprint:
             self.outcomes.labels("key_reused").inc()
             raise Conflict(
@@ -93,5 +93,5 @@ class IdempotentExecutor:
         return Outcome(first.status, first.body, replayed=True)
 
 
-class _KeyPurged(Exception):
+class KeyPurged(Exception):
     """The key was taken when claimed and gone when its answer was read (the retention purge)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from platform_kit.clock import Clock
@@ -55,13 +55,46 @@ class Ledger:
         belongs to a concessionaire (its players' included) must be its own. `released`: held amounts freed
         in the same step (posting a hold)."""
         resolved = await self.accounts(session, operation.accounts, acting)
+        return await self.post_resolved(session, operation, resolved, released)
+
+    async def post_resolved(
+        self,
+        session: AsyncSession,
+        operation: Operation,
+        resolved: Mapping[AccountKey, Account],
+        released: Mapping[AccountKey, int] | None = None,
+    ) -> ledger.PostedOperation:
+        """`post` of an operation whose accounts the caller resolved (and checked) itself."""
         posted = await ledger.insert_operation(session, operation, resolved, self.now())
+        await self._posted(session, posted, resolved, released or {})
+        return posted
+
+    async def post_many(
+        self,
+        session: AsyncSession,
+        batch: Sequence[tuple[Operation, Mapping[AccountKey, Account]]],
+        ids: Sequence[int],
+    ) -> list[ledger.PostedOperation]:
+        """`post_resolved` of each operation, their rows written together (`ledger.insert_operations`: `ids` from
+        `ledger.reserve_operation_ids`, and their accounts locked by the caller)."""
+        posted = await ledger.insert_operations(session, batch, ids, self.now())
+        for one, (_, resolved) in zip(posted, batch, strict=True):
+            await self._posted(session, one, resolved, {})
+        return posted
+
+    async def _posted(
+        self,
+        session: AsyncSession,
+        posted: ledger.PostedOperation,
+        resolved: Mapping[AccountKey, Account],
+        released: Mapping[AccountKey, int],
+    ) -> None:
+        """Its event, and its balance changes."""
         await self.emit(session, operation_posted(posted), occurred_at=posted.created_at)
         # Balances last (or at the end of the transaction, see balance_updates): the busiest rows are locked for
         # the shortest time before the commit.
-        changes = account_changes(operation.legs, released or {})
+        changes = account_changes(posted.operation.legs, released)
         await balance_updates.change(session, {resolved[key].id: change for key, change in changes.items()})
-        return posted
 
 
 def check_acting(acting: str, accounts: Iterable[Account]) -> None:
