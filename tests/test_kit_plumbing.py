@@ -107,10 +107,6 @@ def test_no_service_redoes_the_kits_request_headers() -> None:
 # `ReadingDep`) — and service code outside `adapters/` never opens one on the database itself. Ruff's banned-api
 # rule cannot say it (it bans imports and qualified names, and `self._context.db.transaction` has none): this scans.
 OPENERS = {"transaction", "sessions"}
-#: The files that still open their own, each owned by other work at the time of writing: shrink this list.
-STILL_OPENING = {
-    "services/totalizator/src/totalizator/service/coupons.py",  # the intake (group commit)
-}
 
 
 def _names_a_database(node: ast.expr) -> bool:
@@ -158,13 +154,7 @@ def test_service_code_opens_no_transaction_of_its_own() -> None:
         relative: opened
         for path in SERVICE_SOURCES
         if "adapters" not in path.parts
-        and (relative := str(path.relative_to(ROOT))) not in STILL_OPENING
+        and (relative := str(path.relative_to(ROOT)))
         and (opened := transactions_opened_in(path.read_text(encoding="utf-8")))
     }
     assert found == {}, "take a unit of work or a read session (platform_kit.unit_of_work.UnitsOfWork) instead"
-
-
-def test_the_exceptions_still_open_their_own() -> None:
-    """An exception that no longer opens any comes off the list, so that the list only shrinks."""
-    cleared = sorted(path for path in STILL_OPENING if not transactions_opened_in((ROOT / path).read_text("utf-8")))
-    assert cleared == []

@@ -130,7 +130,7 @@ class CouponIntake:
         try:
             taken = await self._accepting.submit(_Arrival(request, idempotency_key, fingerprint))
         except (IntegrityError, _SameKeyInGroup):  # the same key, concurrently: its first request won
-            async with self.context.db.transaction() as session:
+            async with self.context.units.reading() as session:
                 first = await coupons.by_key(session, request.player_id, idempotency_key)
             if first is None:
                 raise
@@ -144,7 +144,7 @@ class CouponIntake:
         as intake may (after a wallet outage in a closing rush, hundreds wait, and the count is final only once
         none does); their answers are recorded in groups."""
         by = self.context.now() - timedelta(seconds=self.context.settings.stake_retry_seconds)
-        async with self.context.db.transaction() as session:
+        async with self.context.units.reading() as session:
             stuck = await coupons.pending(session, accepted_by=by)
         answers = await asyncio.gather(*(self._charge(record) for record in stuck), return_exceptions=True)
         for record, answer in zip(stuck, answers, strict=True):
@@ -167,7 +167,8 @@ class CouponIntake:
 
     async def _accept_together(self, arrivals: list[_Arrival]) -> list[_Taken | Exception]:
         """The group's pending coupons, in one transaction: each coupon's answer, or the problem refusing it."""
-        async with self.context.db.transaction() as session:
+        async with self.context.units.unit() as uow:
+            session = uow.session
             drawn = {
                 draw_id: await self._lock(session, draw_id) for draw_id in sorted({a.request.draw_id for a in arrivals})
             }
@@ -235,7 +236,8 @@ class CouponIntake:
         return _Taken(pending, draw, earlier=False)
 
     async def _resolve_group(self, answers: list[Resolution]) -> list[None]:
-        async with self.context.db.transaction() as session:
+        async with self.context.units.unit() as uow:
+            session = uow.session
             await coupons.resolve(session, answers)
         return [None] * len(answers)
 
@@ -306,7 +308,7 @@ class CouponIntake:
         if earlier.status is CouponStatus.REFUSED:
             raise _stake_refused(earlier.coupon_id, earlier.refusal or {})
         if draw is None:
-            async with self.context.db.transaction() as session:
+            async with self.context.units.reading() as session:
                 draw = await self.context.draws.draw(session, await draws.get(session, earlier.draw_id))
         if earlier.status is CouponStatus.PENDING:
             return Placed(await self._charge(earlier), draw, replayed=True)
