@@ -294,7 +294,6 @@ REVERSAL = WalletOperation(
 )
 
 # -- tournaments
-
 PAID_ENTRY = WalletOperation(
     "paid_entry",
     f"{_TOURNAMENT}/entries",
