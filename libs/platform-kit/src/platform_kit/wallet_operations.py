@@ -1,6 +1,7 @@
-"""The wallet's money operations that other services call, declared once: each one's route (POST, the path
-below, answered 201 with the operation) and its body's schema, from which the wallet makes its route
-(wallet/api/internal.py) and its clients (the tournament director, the totalizator) their requests.
+"""The wallet's commands that other services call, declared once: each one's route (POST, the path below,
+answered `status`: 201 with the operation unless it says otherwise) and its body's schema, from which the wallet
+makes its route (wallet/api/internal.py) and its clients (the tournament director, the totalizator, the gateway)
+their requests.
 
 A field or a path changed here changes the route and its callers together. Clients build a body with
 `Model.model_construct(...)`: the type checker checks its fields, and its values are left for the wallet to judge
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Annotated, Any, Generic, Literal, TypeVar
 from urllib.parse import quote
 
@@ -32,6 +34,53 @@ class WalletBody(BaseModel):
     """A request body: unknown fields are refused."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+# The ledger's account kinds as callers name them: the wallet's own AccountKind (wallet.domain.accounts, which says
+# what each may do) has these values, which a wallet test holds equal. No docstring: it would become the OpenAPI
+# schema's description, and this schema is the one the wallet's contract has always had.
+class AccountKind(StrEnum):
+    PLAYER = "player"
+    BONUS = "bonus"
+    TOURNAMENT_ESCROW = "tournament_escrow"
+    DRAW_POOL = "draw_pool"
+    JACKPOT_FUND = "jackpot_fund"
+    TAX = "tax"
+    CASH = "cash"
+    MARGIN = "margin"
+    SPONSORSHIP = "sponsorship"
+    NETWORK = "network"
+    TOTALIZATOR_JACKPOT = "totalizator_jackpot"
+
+
+class OpenAccountIn(WalletBody):
+    concessionaire_id: Id
+    currency: CurrencyCode
+
+
+class AccountRefIn(WalletBody):
+    kind: AccountKind
+    owner: Id
+
+
+MAX_HOLD_TTL_SECONDS = 30 * 86400
+
+
+class HoldIn(WalletBody):
+    player_id: Id
+    currency: CurrencyCode
+    amount: Amount
+    destination: AccountRefIn
+    ttl_seconds: int | None = Field(None, strict=True, gt=0, le=MAX_HOLD_TTL_SECONDS)
+    reference: Reference = None
+
+
+class HoldPostIn(WalletBody):
+    amount: Amount | None = Field(None, description="Default: the whole hold; the rest is released.")
+
+
+class ReversalIn(WalletBody):
+    reason: str = Field(min_length=1, max_length=200)
 
 
 class EntryIn(WalletBody):
@@ -188,23 +237,63 @@ class WalletOperation(Generic[Body]):
     """The route's name (its OpenAPI operation id starts with it)."""
     path: str
     """With `{placeholders}` for the ids it names, e.g. `/internal/v1/tournaments/{tournament_id}/entries`."""
-    body: type[Body]
+    body: type[Body] | None
+    """None: the route takes no body (its request sends `{}`, the same request to the wallet)."""
     tag: str
     description: str | None
+    status: int = 201
+    """The status of a success."""
 
     @property
     def ids(self) -> tuple[str, ...]:
         """The path's placeholders, in order."""
         return tuple(field for _, field, _, _ in string.Formatter().parse(self.path) if field)
 
-    def request(self, body: Body, **ids: str) -> WalletRequest:
-        path = self.path.format(**{name: quote(value, safe="") for name, value in ids.items()})
-        return WalletRequest(path, body.model_dump(mode="json"))
+    def request(self, body: Body | None, **ids: str | int) -> WalletRequest:
+        path = self.path.format(**{name: quote(str(value), safe="") for name, value in ids.items()})
+        return WalletRequest(path, {} if body is None else body.model_dump(mode="json"))
 
 
-_TOURNAMENT = "/internal/v1/tournaments/{tournament_id}"
-_DRAW = "/internal/v1/draws/{draw_id}"
+_V1 = "/internal/v1"
+_TOURNAMENT = f"{_V1}/tournaments/{{tournament_id}}"
+_DRAW = f"{_V1}/draws/{{draw_id}}"
+_HOLD = f"{_V1}/holds/{{hold_id}}"
 
+# -- accounts, holds and reversals (their names are their routes' since before they were declared here, so their
+# OpenAPI operation ids stay the same)
+OPEN_ACCOUNT = WalletOperation(
+    "open_player_account",
+    f"{_V1}/players/{{player_id}}/accounts",
+    OpenAccountIn,
+    "accounts",
+    "Register the player with its concessionaire (once, for good) and open its account in `currency`.",
+)
+CREATE_HOLD = WalletOperation(
+    "create_hold",
+    f"{_V1}/holds",
+    HoldIn,
+    "holds",
+    """Reserve money on a player's account for a platform account (escrow, pool …); post or void it later.
+    Unresolved at `ttl_seconds` (default: the service setting) it expires and is released.""",
+)
+POST_HOLD = WalletOperation(
+    "post_hold",
+    f"{_HOLD}/post",
+    HoldPostIn,
+    "holds",
+    "Post the hold (no body: all of it) to its destination; the rest is released.",
+    status=200,
+)
+VOID_HOLD: WalletOperation[WalletBody] = WalletOperation("void_hold", f"{_HOLD}/void", None, "holds", None, status=200)
+REVERSAL = WalletOperation(
+    "reverse",
+    f"{_V1}/operations/{{operation_id}}/reversal",
+    ReversalIn,
+    "operations",
+    "Correct an operation by posting its mirror image (the ledger is append-only). Once per operation.",
+)
+
+# -- tournaments
 PAID_ENTRY = WalletOperation(
     "paid_entry",
     f"{_TOURNAMENT}/entries",
@@ -271,6 +360,7 @@ JACKPOT_AWARD = WalletOperation(
     "tournaments",
     "P-8.6: pay a progressive jackpot from the concessionaire's jackpot fund.",
 )
+# -- totalizator
 STAKE = WalletOperation("stake", f"{_DRAW}/stakes", StakeIn, "totalizator", None)
 STAKE_BATCH = WalletOperation(
     "stake_batch",
@@ -280,6 +370,7 @@ STAKE_BATCH = WalletOperation(
     """Many stakes in one wallet transaction (a closing rush, issue 14), answered 200 with each stake's own answer
     (StakeBatchOut). Each is run once under its own key, exactly as if sent alone to `/stakes` with that
     Idempotency-Key: one stake's refusal is its answer alone and does not stop the others.""",
+    status=200,
 )
 DRAW_PAYOUTS = WalletOperation(
     "draw_payouts",

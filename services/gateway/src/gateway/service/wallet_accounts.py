@@ -9,6 +9,7 @@ before the first deposit. Opening is idempotent under a key derived from the pla
 from __future__ import annotations
 
 import httpx
+from platform_kit import wallet_operations as wo
 
 from gateway.adapters.identity_store import PlayerRecord
 from gateway.adapters.service_client import ServiceClient
@@ -28,10 +29,12 @@ class WalletAccounts:
         self._wallet = wallet
 
     async def open(self, player: PlayerRecord, currency: str, by: Principal | None = None) -> httpx.Response:
+        body = wo.OpenAccountIn.model_construct(concessionaire_id=player.concessionaire_id, currency=currency)
+        request = wo.OPEN_ACCOUNT.request(body, player_id=player.id)
         return await self._wallet.request(
             "POST",
-            f"/internal/v1/players/{player.id}/accounts",
-            json={"concessionaire_id": player.concessionaire_id, "currency": currency},
+            request.path,
+            json=request.body,
             idempotency_key=f"gateway:open-account:{player.id}:{currency}",
             principal=by,
             headers=acting_for(player),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Literal, cast
-from urllib.parse import quote
 
 from platform_kit import wallet_operations as wo
 from platform_kit.wallet_operations import WalletRequest
@@ -122,8 +121,8 @@ class WalletClient(AnswerClient):
     async def open_account(self, player_id: str, concessionaire_id: str, currency: str) -> Answer:
         """Registers the player with its concessionaire and opens its account in `currency`; the wallet answers
         the existing account when it is already open, so this is safe to repeat."""
+        body = wo.OpenAccountIn.model_construct(concessionaire_id=concessionaire_id, currency=currency)
+        request = wo.OPEN_ACCOUNT.request(body, player_id=player_id)
         return await self.post(
-            f"/internal/v1/players/{quote(player_id, safe='')}/accounts",
-            {"concessionaire_id": concessionaire_id, "currency": currency},
-            idempotency_key=f"td:account:{player_id}:{currency}:{concessionaire_id}",
+            request.path, request.body, idempotency_key=f"td:account:{player_id}:{currency}:{concessionaire_id}"
         )

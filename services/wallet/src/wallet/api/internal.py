@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import inspect
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
@@ -14,45 +13,39 @@ from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.api.context import INTERNAL_SCOPE, MOUNT, Acting, CommandContext, Internal, PageDep, ServicesDep
-from wallet.api.operations import Posted, operation_routes
+from wallet.api.operations import Posted, declared, operation_routes
 from wallet.api.schemas import (
     AccountOut,
     CurrencyOut,
     DrawPoolsOut,
-    HoldIn,
     HoldOut,
-    HoldPostIn,
-    OpenAccountIn,
     OperationOut,
     PlayerAccountsOut,
     ReconciliationOut,
-    ReversalIn,
     StatementOut,
     TaxBaseOut,
     TournamentLedgerOut,
 )
+from wallet.domain.accounts import AccountKind
 from wallet.domain.currencies import CURRENCIES
 from wallet.domain.idempotency import fingerprint
 from wallet.domain.operations import OperationKind
 from wallet.service.stake_batches import KeyedStake
 
 router = APIRouter(prefix=f"{MOUNT}/v1", dependencies=[Depends(require_internal_token)])
-OPERATION: dict[str, Any] = {"response_model": OperationOut, "status_code": 201}
 posts = operation_routes(router)
 
 
 # -- accounts -------------------------------------------------------------------------------------------------
-@router.post("/players/{player_id}/accounts", tags=["accounts"], response_model=AccountOut, status_code=201)
-async def open_player_account(player_id: str, body: OpenAccountIn, command: Internal) -> JSONResponse:
-    """Register the player with its concessionaire (once, for good) and open its account in `currency`."""
-
+@router.post(**declared(wo.OPEN_ACCOUNT, router), response_model=AccountOut)
+async def open_player_account(player_id: str, body: wo.OpenAccountIn, command: Internal) -> JSONResponse:
     async def act(session: AsyncSession) -> AccountOut:
         account, _ = await command.services.money.open_player_account(
             session, player_id, body.concessionaire_id, body.currency
         )
         return AccountOut.of(await command.services.queries.account(session, account.id))
 
-    return await command.run(body, act)
+    return await command.run(body, act, status=wo.OPEN_ACCOUNT.status)
 
 
 @router.get("/players/{player_id}/accounts", tags=["accounts"], response_model=PlayerAccountsOut)
@@ -228,13 +221,7 @@ async def stake(command: CommandContext, session: AsyncSession, body: wo.StakeIn
     )
 
 
-@router.post(
-    wo.STAKE_BATCH.path.removeprefix(router.prefix),
-    name=wo.STAKE_BATCH.name,
-    tags=[wo.STAKE_BATCH.tag],
-    description=inspect.cleandoc(wo.STAKE_BATCH.description or ""),
-    response_model=wo.StakeBatchOut,
-)
+@router.post(**declared(wo.STAKE_BATCH, router), response_model=wo.StakeBatchOut)
 async def stake_batch(draw_id: str, body: wo.StakeBatchIn, services: ServicesDep, acting: Acting) -> wo.StakeBatchOut:
     # Each stake is the request a single stake with its key is: the same fingerprint, so either replays the other.
     single = wo.STAKE.path.format(draw_id=draw_id).removeprefix(MOUNT)
@@ -295,11 +282,8 @@ async def draw_pools(draw_id: str, services: ServicesDep, session: ReadingDep) -
 
 
 # -- holds ----------------------------------------------------------------------------------------------------
-@router.post("/holds", tags=["holds"], response_model=HoldOut, status_code=201)
-async def create_hold(body: HoldIn, command: Internal) -> JSONResponse:
-    """Reserve money on a player's account for a platform account (escrow, pool …); post or void it later.
-    Unresolved at `ttl_seconds` (default: the service setting) it expires and is released."""
-
+@router.post(**declared(wo.CREATE_HOLD, router), response_model=HoldOut)
+async def create_hold(body: wo.HoldIn, command: Internal) -> JSONResponse:
     async def act(session: AsyncSession) -> HoldOut:
         ttl = command.services.default_hold_ttl if body.ttl_seconds is None else timedelta(seconds=body.ttl_seconds)
         hold = await command.services.holds.create(
@@ -307,7 +291,7 @@ async def create_hold(body: HoldIn, command: Internal) -> JSONResponse:
             player_id=body.player_id,
             currency=body.currency,
             amount=body.amount,
-            destination_kind=body.destination.kind,
+            destination_kind=AccountKind(body.destination.kind),
             destination_owner=body.destination.owner,
             ttl=ttl,
             reference=body.reference,
@@ -315,27 +299,26 @@ async def create_hold(body: HoldIn, command: Internal) -> JSONResponse:
         )
         return HoldOut.of(hold)
 
-    return await command.run(body, act)
+    return await command.run(body, act, status=wo.CREATE_HOLD.status)
 
 
-@router.post("/holds/{hold_id}/post", tags=["holds"], response_model=HoldOut, status_code=200)
-async def post_hold(hold_id: int, command: Internal, body: HoldPostIn | None = None) -> JSONResponse:
-    """Post the hold (no body: all of it) to its destination; the rest is released."""
-    request = body or HoldPostIn()  # no body and `{}` are the same request
+@router.post(**declared(wo.POST_HOLD, router), response_model=HoldOut)
+async def post_hold(hold_id: int, command: Internal, body: wo.HoldPostIn | None = None) -> JSONResponse:
+    request = body or wo.HoldPostIn()  # no body and `{}` are the same request
 
     async def act(session: AsyncSession) -> HoldOut:
         hold, _ = await command.services.holds.post(session, hold_id, request.amount, command.acting)
         return HoldOut.of(hold)
 
-    return await command.run(request, act, status=200)
+    return await command.run(request, act, status=wo.POST_HOLD.status)
 
 
-@router.post("/holds/{hold_id}/void", tags=["holds"], response_model=HoldOut, status_code=200)
+@router.post(**declared(wo.VOID_HOLD, router), response_model=HoldOut)
 async def void_hold(hold_id: int, command: Internal) -> JSONResponse:
     async def act(session: AsyncSession) -> HoldOut:
         return HoldOut.of(await command.services.holds.void(session, hold_id, command.acting))
 
-    return await command.run(None, act, status=200)
+    return await command.run(None, act, status=wo.VOID_HOLD.status)
 
 
 @router.get("/holds/{hold_id}", tags=["holds"], response_model=HoldOut)
@@ -349,9 +332,8 @@ async def operation(operation_id: int, services: ServicesDep, session: ReadingDe
     return OperationOut.of(await services.queries.operation(session, operation_id, acting))
 
 
-@router.post("/operations/{operation_id}/reversal", tags=["operations"], **OPERATION)
-async def reverse(operation_id: int, body: ReversalIn, command: Internal) -> JSONResponse:
-    """Correct an operation by posting its mirror image (the ledger is append-only). Once per operation."""
+@router.post(**declared(wo.REVERSAL, router), response_model=OperationOut)
+async def reverse(operation_id: int, body: wo.ReversalIn, command: Internal) -> JSONResponse:
     return await command.post_operation(
         body, lambda session: command.services.money.reverse(session, operation_id, body.reason, command.acting)
     )

@@ -1,6 +1,6 @@
-"""The routes of the money operations other services call, made from their declarations in the kit
-(platform_kit.wallet_operations): the path, the body's schema, the name, the tag and the description come from
-there; the wallet gives only what the operation does with the body (its handler)."""
+"""The routes of the commands other services call, made from their declarations in the kit
+(platform_kit.wallet_operations): the path, the body's schema, the name, the tag, the description and the status
+come from there; the wallet gives only what the command does with the body (its handler)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,18 @@ Handler = Callable[..., Awaitable[PostedOperation]]
 """`handler(command, session, body, **ids)`: posts the operation in the command's transaction."""
 
 
+def declared(spec: WalletOperation[Any], router: APIRouter) -> dict[str, Any]:
+    """The arguments of `router.post` for a route written by hand (its handler names its own parameters, the
+    body's schema as `spec.body`): the path, the name, the tag, the description and the status declared."""
+    return {
+        "path": spec.path.removeprefix(router.prefix),
+        "name": spec.name,
+        "tags": [spec.tag],
+        "description": inspect.cleandoc(spec.description or ""),
+        "status_code": spec.status,
+    }
+
+
 def operation_routes(router: APIRouter) -> Callable[[WalletOperation[Any]], Callable[[Handler], Handler]]:
     """`@posts(SPEC)` on a handler adds SPEC's route to `router`: POST, answered 201 with the operation, run
     once per Idempotency-Key (CommandContext.post_operation)."""
@@ -36,14 +48,7 @@ def operation_routes(router: APIRouter) -> Callable[[WalletOperation[Any]], Call
             parameters.append(inspect.Parameter("command", inspect.Parameter.KEYWORD_ONLY, annotation=Internal))
             endpoint.__signature__ = inspect.Signature(parameters, return_annotation=JSONResponse)  # type: ignore[attr-defined]
             router.add_api_route(
-                spec.path.removeprefix(router.prefix),
-                endpoint,
-                methods=["POST"],
-                name=spec.name,
-                tags=[spec.tag],
-                description=inspect.cleandoc(spec.description or ""),
-                response_model=OperationOut,
-                status_code=201,
+                endpoint=endpoint, methods=["POST"], response_model=OperationOut, **declared(spec, router)
             )
             return handler
 

@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
+from platform_kit import wallet_operations as wo
 from platform_kit.app import ReadingDep, UnitOfWorkDep
 from platform_kit.internal_api import require_internal_token
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -123,13 +124,15 @@ async def own_statement(
     uow: UnitOfWorkDep,
     concessionaire: PartnerId,
     page: PageDep,
-    account_kind: Annotated[AccountKind | None, Query(description="One of the concessionaire's account kinds.")] = None,
+    account_kind: Annotated[
+        wo.AccountKind | None, Query(description="One of the concessionaire's account kinds.")
+    ] = None,
     currency: Annotated[CurrencyCode | None, Query()] = None,
 ) -> StatementOut:
     found = await services.queries.concessionaire_statement(
         uow.session,
         concessionaire,
-        account_kind=account_kind,
+        account_kind=None if account_kind is None else AccountKind(account_kind),
         currency=currency,
         filters=page.filters,
         cursor=page.cursor,

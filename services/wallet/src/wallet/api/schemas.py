@@ -7,13 +7,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from platform_kit.wallet_operations import Amount, CurrencyCode, Id, Reference, WalletBody
+from platform_kit.wallet_operations import Amount, CurrencyCode, Reference, WalletBody
 from pydantic import BaseModel, Field
 
 from wallet.adapters.accounts import Account, AccountState
 from wallet.adapters.ledger import PostedOperation
 from wallet.adapters.statements import StatementLine
-from wallet.domain.accounts import AccountKey, AccountKind
+from wallet.domain.accounts import AccountKey
 from wallet.domain.currencies import Currency
 from wallet.domain.currencies import currency as known_currency
 from wallet.domain.reconciliation import Report
@@ -22,11 +22,6 @@ from wallet.service.queries import StatementPage, TaxBaseLine
 
 
 # -- requests -----------------------------------------------------------------------------------------------
-class OpenAccountIn(WalletBody):
-    concessionaire_id: Id
-    currency: CurrencyCode
-
-
 class PartnerOpenAccountIn(WalletBody):
     currency: CurrencyCode
 
@@ -44,28 +39,6 @@ class FundingIn(WalletBody):
     currency: CurrencyCode
     amount: Amount
     reference: Reference = None
-
-
-class AccountRefIn(WalletBody):
-    kind: AccountKind
-    owner: Id
-
-
-class HoldIn(WalletBody):
-    player_id: Id
-    currency: CurrencyCode
-    amount: Amount
-    destination: AccountRefIn
-    ttl_seconds: int | None = Field(None, strict=True, gt=0, le=30 * 86400)
-    reference: Reference = None
-
-
-class HoldPostIn(WalletBody):
-    amount: Amount | None = Field(None, description="Default: the whole hold; the rest is released.")
-
-
-class ReversalIn(WalletBody):
-    reason: str = Field(min_length=1, max_length=200)
 
 
 # -- responses ----------------------------------------------------------------------------------------------
