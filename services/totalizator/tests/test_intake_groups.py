@@ -16,7 +16,7 @@ from sqlalchemy.exc import OperationalError
 from test_api_coupons import LosesAnswers
 from totalizator.adapters import coupons as coupon_store
 from totalizator.service.group_commit import GroupCommit
-from totalizator.service.wallet import PaymentKind, Stake, TransferKind, WalletPort, WalletRefused
+from totalizator.service.wallet import Stake, WalletPort, WalletRefused
 from totalizator_harness import Platform, PlatformFactory, picks
 
 
@@ -90,12 +90,6 @@ class HeldWallet:
         self.waiting += len(stakes)
         await self.release.wait()
         return await self.wallet.stakes(draw_id, stakes)
-
-    async def pay(self, draw_id: str, kind: PaymentKind, **kwargs: object) -> int:
-        return await self.wallet.pay(draw_id, kind, **kwargs)  # type: ignore[arg-type]
-
-    async def transfer(self, draw_id: str, kind: TransferKind, **kwargs: object) -> int:
-        return await self.wallet.transfer(draw_id, kind, **kwargs)  # type: ignore[arg-type]
 
     async def until_holding(self, count: int) -> None:
         async def holding() -> bool:
