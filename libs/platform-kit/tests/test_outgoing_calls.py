@@ -76,7 +76,7 @@ class Service:
 @dataclass
 class Caller:
     db: Database
-    calls: OutgoingCalls[UnitOfWork]
+    calls: OutgoingCalls
     reactions: Reactions
     service: Service
     clock: list[datetime]
@@ -95,7 +95,6 @@ async def caller(url: str) -> AsyncIterator[Caller]:
         CallTable(calls_table),
         {"svc": client},
         unit=reactions.unit,
-        session_of=lambda uow: uow.session,
         reads=db.sessions,
         now=lambda: clock[0],
     )

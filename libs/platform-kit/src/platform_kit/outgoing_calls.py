@@ -5,7 +5,7 @@ made, made with the kit's internal client under a key the caller derived, and it
     call = await table.record(uow.session, key="td:t1:payouts", target="wallet", operation="payouts",
                               request=wo.PRIZE_PAYOUTS.request(body, tournament_id="t1"), now=now, group="t1")
     ...                                       # the caller's transaction commits the call with its work
-    call = await calls.make(call, complete)   # an OutgoingCalls; complete(unit, call, answer): the caller's part
+    call = await calls.make(call, complete)   # an OutgoingCalls; complete(uow, call, answer): the caller's part
 
 A request is a path and a JSON body, POSTed (`WalletRequest` carries them, whatever the target).
 
@@ -33,7 +33,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import httpx
 from sqlalchemy import Column, Index, Integer, MetaData, String, Table, Text, select, update
@@ -43,6 +43,7 @@ from sqlalchemy.sql.schema import SchemaItem
 
 from platform_kit.db import BigIntPK, UtcDateTime
 from platform_kit.internal_client import InternalClient
+from platform_kit.unit_of_work import UnitOfWork
 from platform_kit.wallet_operations import WalletRequest
 
 __all__ = [
@@ -61,9 +62,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 OUTGOING_CALLS_TABLE = "outgoing_calls"
-
-#: What a caller's unit of work is (a `UnitOfWork`, or a bare transaction's session).
-U = TypeVar("U")
 
 
 def outgoing_calls_table(metadata: MetaData, *own: SchemaItem) -> Table:
@@ -154,7 +152,7 @@ class NewCall:
 
 
 #: The caller's part of an answer, in the unit of work that marks the call answered.
-Completion = Callable[[U, OutgoingCall, Answer], Awaitable[None]]
+Completion = Callable[[UnitOfWork, OutgoingCall, Answer], Awaitable[None]]
 
 
 async def post(client: InternalClient, path: str, body: Any, *, idempotency_key: str | None = None) -> Answer:
@@ -279,28 +277,27 @@ class CallTable:
         }
 
 
-class OutgoingCalls(Generic[U]):
+class OutgoingCalls:
     """Makes the calls of `calls` through `clients` (target -> its internal client) and applies their answers in
-    `unit()` (a unit of work; `session_of` gives its session); `reads()` is a session for the recovery's read."""
+    `unit()` (a unit of work: `UnitsOfWork.unit`, or `Reactions.unit` where completions raise internal events);
+    `reads()` is a session for the recovery's read."""
 
     def __init__(
         self,
         calls: CallTable,
         clients: Mapping[str, InternalClient],
         *,
-        unit: Callable[[], AbstractAsyncContextManager[U]],
-        session_of: Callable[[U], AsyncSession],
+        unit: Callable[[], UnitOfWork],
         reads: Callable[[], AbstractAsyncContextManager[AsyncSession]],
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.calls = calls
         self.clients = clients
         self.unit = unit
-        self.session_of = session_of
         self.reads = reads
         self.now = now
 
-    async def make(self, call: OutgoingCall, complete: Completion[U]) -> OutgoingCall:
+    async def make(self, call: OutgoingCall, complete: Completion) -> OutgoingCall:
         """Send the call and apply its answer; the call as it stands afterwards (still pending when the target
         could not be reached). `call` is as its caller recorded or read it: the answer is applied under the
         row's lock, once, whoever else makes it meanwhile."""
@@ -311,22 +308,22 @@ class OutgoingCalls(Generic[U]):
             answer = await post(client, call.request.path, call.request.body, idempotency_key=call.key)
         except Unanswered as error:
             log.warning("call unanswered; it will be made again", extra={"key": call.key, "error": str(error)})
-            async with self.unit() as unit:
-                await self.calls.count_attempt(self.session_of(unit), call.call_id, self.now())
+            async with self.unit() as uow:
+                await self.calls.count_attempt(uow.session, call.call_id, self.now())
             return replace(call, attempts=call.attempts + 1)
-        async with self.unit() as unit:
-            session = self.session_of(unit)
+        async with self.unit() as uow:
+            session = uow.session
             current = await self.calls.get(session, call.call_id, lock=True)
             assert current is not None, f"no outgoing call {call.call_id}"
             if current.status is not CallStatus.PENDING:
                 return current  # another driver applied the same answer first
             answered = await self.calls.answer(session, current, answer, self.now())
-            await complete(unit, answered, answer)
+            await complete(uow, answered, answer)
         return answered
 
     async def recover(
         self,
-        complete: Completion[U],
+        complete: Completion,
         *,
         due: Callable[[OutgoingCall], bool] = lambda call: True,
         holds_back: Callable[[OutgoingCall], bool] = lambda call: True,
@@ -347,7 +344,7 @@ class OutgoingCalls(Generic[U]):
     async def _recover_group(
         self,
         calls: list[OutgoingCall],
-        complete: Completion[U],
+        complete: Completion,
         due: Callable[[OutgoingCall], bool],
         holds_back: Callable[[OutgoingCall], bool],
     ) -> int:

@@ -63,9 +63,8 @@ def build(
     calls = OutgoingCalls(
         transfers.CALLS,
         {transfers.WALLET: wallet_client},
-        unit=runtime.db.transaction,
-        session_of=lambda session: session,
-        reads=runtime.db.sessions,
+        unit=runtime.units.unit,
+        reads=runtime.units.reading,
         now=clock.now,
     )
     context = Context(

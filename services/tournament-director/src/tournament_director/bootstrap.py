@@ -68,7 +68,6 @@ def build(
         money_steps.CALLS,
         {money_steps.WALLET: wallet},
         unit=reactions.unit,
-        session_of=lambda uow: uow.session,
         reads=runtime.units.reading,
         now=clock.now,
     )

@@ -11,7 +11,6 @@ from platform_kit.db import Database
 from platform_kit.outbox import Outbox
 from platform_kit.outgoing_calls import OutgoingCalls
 from platform_kit.unit_of_work import UnitsOfWork
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from totalizator.adapters.draws import DrawCache
 from totalizator.service.wallet import WalletPort
@@ -25,7 +24,7 @@ class Context:
     clock: Clock
     wallet: WalletPort
     #: The wallet calls that make a draw's transfers (service/transfers.py), answered in a transaction each.
-    calls: OutgoingCalls[AsyncSession]
+    calls: OutgoingCalls
     settings: Settings
     # Coupon ids are drawn from it: secrets-backed in production, seeded in tests.
     rng: random.Random = field(default_factory=random.SystemRandom)

@@ -138,7 +138,7 @@ class TransferRunner:
                 if unanswered.is_set():
                     return False
                 answered = await self.context.calls.make(
-                    call, lambda session, _, answer: self._answered(session, made[0], answer)
+                    call, lambda uow, _, answer: self._answered(uow.session, made[0], answer)
                 )
                 if answered.status is CallStatus.PENDING:
                     unanswered.set()

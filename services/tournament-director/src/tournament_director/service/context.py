@@ -73,7 +73,7 @@ class Director:
     #: Internal event -> its reaction, run after the commit that raised it (`service.events`, see `bootstrap`).
     reactions: Reactions
     #: The money steps' wallet calls: made, and their answers applied once (`service.money`).
-    calls: OutgoingCalls[UnitOfWork]
+    calls: OutgoingCalls
     #: Set when money steps were recorded that nobody is driving yet (the money worker waits on it).
     money_waiting: asyncio.Event = field(default_factory=asyncio.Event)
     #: Money step kind -> what its answer does (see `bootstrap`).
