@@ -80,16 +80,19 @@ async def test_each_copy_is_a_migrated_database_of_its_own_from_one_migration(
     assert "inbox" in await tables(second)
 
 
-async def test_running_app_starts_the_service_and_stops_it_after_the_client(
-    migrated_sqlite: MigratedSqlite, migrations: Path, tmp_path: Path
-) -> None:
+@pytest.fixture
+def runtime(migrated_sqlite: MigratedSqlite, migrations: Path, tmp_path: Path) -> ServiceRuntime:
+    """A demo service's runtime on a migrated SQLite file and the in-memory bus, not started."""
     url = migrated_sqlite.copy(migrations, tmp_path / "demo.db")
-    runtime = ServiceRuntime(
+    return ServiceRuntime(
         DemoSettings(database_url=url, migrate_on_start=False),
         metadata=messaging_metadata(),
         migrations_dir=migrations,
         bus=InMemoryBus(),
     )
+
+
+async def test_running_app_starts_the_service_and_stops_it_after_the_client(runtime: ServiceRuntime) -> None:
     life: list[str] = []
 
     async def background() -> None:
@@ -133,16 +136,9 @@ async def test_eventually_fails_when_the_work_stops_moving() -> None:
 
 
 async def test_a_background_task_finding_the_database_busy_is_restarted_with_a_warning_not_an_error(
-    migrated_sqlite: MigratedSqlite, migrations: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    runtime: ServiceRuntime, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A pool timeout in a rush is overload, not a fault: the task runs again, and no error is logged."""
-    url = migrated_sqlite.copy(migrations, tmp_path / "demo.db")
-    runtime = ServiceRuntime(
-        DemoSettings(database_url=url, migrate_on_start=False),
-        metadata=messaging_metadata(),
-        migrations_dir=migrations,
-        bus=InMemoryBus(),
-    )
     runs = 0
 
     async def clock_tick() -> None:
