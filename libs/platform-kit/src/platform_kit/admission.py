@@ -1,8 +1,10 @@
 """Admission: at most `limit` requests of one use case in flight in this process; one more is refused at once.
 
-    registrations = Admission(settings.registration_in_flight, "registration_busy", "Too many registrations …")
-    async with registrations.admit():
+    placing = Admission(settings.intake_in_flight, "intake_busy", "Too many coupons are being placed; …")
+    async with placing.admit():
         ...  # the use case, from its first read to its answer
+
+Used by the totalizator's coupon intake and the director's keyed requests (registrations, purchases …).
 
 Why refuse instead of queueing: a use case that needs a database connection several times (a registration
 takes five, around its wallet call) queues for the pool each time when hundreds arrive at once. Every request

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from platform_kit.admission import Admission
 from platform_kit.errors import Conflict, NotFound, ProblemError, Unavailable
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -110,20 +111,19 @@ class _SameKeyInGroup(Exception):
 class CouponIntake:
     def __init__(self, context: Context) -> None:
         self.context = context
-        self._in_flight = 0
+        self._placing = Admission(
+            context.settings.intake_in_flight,
+            "intake_busy",
+            "Too many coupons are being placed; retry shortly with the same key.",
+        )
         # Stakes go to the wallet in batches as coupons go to the database in groups, `stake_concurrency` calls at once.
         self._staking = GroupCommit(self._stake_group, max_group=MAX_GROUP, writers=context.settings.stake_concurrency)
         self._accepting = GroupCommit(self._accept_group, max_group=MAX_GROUP)
         self._resolving = GroupCommit(self._resolve_group, max_group=MAX_GROUP)
 
     async def place(self, request: CouponRequest, idempotency_key: str) -> Placed:
-        if self._in_flight >= self.context.settings.intake_in_flight:
-            raise Unavailable("intake_busy", "Too many coupons are being placed; retry shortly with the same key.")
-        self._in_flight += 1
-        try:
+        async with self._placing.admit():
             return await self._place(request, idempotency_key)
-        finally:
-            self._in_flight -= 1
 
     async def _place(self, request: CouponRequest, idempotency_key: str) -> Placed:
         fingerprint = request.fingerprint()
