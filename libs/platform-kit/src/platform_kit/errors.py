@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -111,7 +112,36 @@ def install_handlers(app: FastAPI) -> None:
         response.headers["Retry-After"] = str(DEFAULT_RETRY_AFTER_SECONDS)
         return response
 
+    async def on_database_error(_: Request, exc: Exception) -> JSONResponse:
+        if isinstance(exc, DBAPIError) and not could_not_connect(exc):
+            raise exc  # a failing statement is a fault (500, logged), not overload
+        # The server refused a new connection (its max_connections reached, starting up, shutting down) or is
+        # unreachable (asyncpg's refused connect arrives as a bare ConnectionError: the services' other network
+        # calls raise httpx's and aio-pika's own errors). Nothing ran, as with an exhausted pool: the caller
+        # may retry the whole request.
+        response = problem(503, "database_unavailable", "The service cannot reach its database; retry shortly.")
+        response.headers["Retry-After"] = str(DEFAULT_RETRY_AFTER_SECONDS)
+        return response
+
     app.add_exception_handler(ProblemError, on_problem)
     app.add_exception_handler(PoolTimeout, on_pool_exhausted)
+    app.add_exception_handler(DBAPIError, on_database_error)
+    app.add_exception_handler(ConnectionError, on_database_error)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
+
+
+#: SQLSTATE classes of a server refusing a connection: 53 insufficient resources (too many connections, of the
+#: server or of the role), 57P03 cannot connect now (starting up or shutting down); 08 connection exceptions.
+_REFUSED_CONNECTION_STATES = ("53", "57P03", "08")
+
+
+def could_not_connect(error: DBAPIError) -> bool:
+    """Whether `error` is the database refusing or failing to open a connection, not a statement failing."""
+    cause: BaseException | None = error.orig
+    while cause is not None:
+        state = getattr(cause, "sqlstate", None)
+        if isinstance(state, str) and state.startswith(_REFUSED_CONNECTION_STATES):
+            return True
+        cause = cause.__cause__
+    return False
