@@ -1,6 +1,7 @@
 """`OutboxRelay.flush` on the real PostgreSQL: while another relay of the same producer holds the turn (its
 advisory lock), flush waits and returns only once every event written is published — the race that made tests
-read the bus too early when the service's own relay loop was publishing at the same moment."""
+read the bus too early when the service's own relay loop was publishing at the same moment; and a relay whose
+publish never returns gives the turn back after its batch's time limit instead of holding it for ever."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import asyncio
 
 import pytest
 from messaging_fixture import CreditGranted, create_schema, metadata
-from platform_kit.bus import InMemoryBus
+from platform_kit.bus import Envelope, InMemoryBus
 from platform_kit.db import Database
 from platform_kit.outbox import Outbox, OutboxRelay
 from sqlalchemy import text
@@ -46,4 +47,31 @@ async def test_flush_waits_for_the_relay_holding_the_turn_then_publishes_everyth
 
     assert [envelope.event().amount for _, envelope in bus.published] == [0, 1, 2, 3, 4]
     assert await relay.backlog() == 0
+    await db.dispose()
+
+
+class HangingBus(InMemoryBus):
+    """A broker whose publish never returns, as aio-pika's does while it waits for a channel that is not
+    restored."""
+
+    async def publish(self, envelope: Envelope, routing_key: str | None = None) -> None:
+        await asyncio.Event().wait()
+
+
+async def test_a_publish_that_never_returns_fails_its_batch_and_gives_the_turn_back(postgres_url: str) -> None:
+    db = Database(postgres_url)
+    await create_schema(db)
+    outbox = Outbox(metadata.tables["outbox"], producer="test")
+    async with db.transaction() as session:
+        await outbox.add_many(session, [CreditGranted(account="a", amount=amount) for amount in range(3)])
+    stuck = OutboxRelay(db, outbox, HangingBus(), batch_timeout=0.2)
+
+    assert await stuck.publish_pending() == 0  # returned: the batch failed instead of holding the turn
+
+    bus = InMemoryBus()  # the replica's relay, or this one once the broker answers again
+    assert await OutboxRelay(db, outbox, bus).publish_pending() == 3
+    assert [envelope.event().amount for _, envelope in bus.published] == [0, 1, 2]
+    async with db.sessions() as session:
+        attempts = (await session.execute(text("SELECT attempts FROM outbox ORDER BY seq"))).scalars().all()
+    assert attempts == [1, 1, 1]  # the failed try is counted
     await db.dispose()

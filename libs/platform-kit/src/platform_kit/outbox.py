@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -119,12 +119,14 @@ class OutboxRelay:
         *,
         batch_size: int = 200,
         idle_interval: float = 0.5,
+        batch_timeout: float = 30.0,
     ) -> None:
         self.db = db
         self.outbox = outbox
         self.transport = transport
         self.batch_size = batch_size
         self.idle_interval = idle_interval
+        self.batch_timeout = batch_timeout
         self.published_total = 0
         self._lock_key = zlib.crc32(f"outbox:{outbox.producer}".encode())
         self._task: asyncio.Task[None] | None = None
@@ -173,13 +175,7 @@ class OutboxRelay:
                 return 0
             rows = (await session.execute(query)).all()
             # Publishes of one batch are pipelined on the confirming channel: sent in order, confirmed together.
-            outcomes = await asyncio.gather(
-                *(
-                    self.transport.publish(Envelope.model_validate_json(body), routing_key=routing_key)
-                    for _, routing_key, body in rows
-                ),
-                return_exceptions=True,
-            )
+            outcomes = await self._publish_all([(routing_key, body) for _, routing_key, body in rows])
             sent = [seq for (seq, _, _), outcome in zip(rows, outcomes, strict=True) if outcome is None]
             failed = [seq for (seq, _, _), outcome in zip(rows, outcomes, strict=True) if outcome is not None]
             if sent:
@@ -192,6 +188,25 @@ class OutboxRelay:
         published = len(sent)
         self.published_total += published
         return published
+
+    async def _publish_all(self, messages: Sequence[tuple[str, str]]) -> list[BaseException | None]:
+        """Each message's (routing key, envelope) outcome: None once the broker confirmed it, else why not. Bounded by `batch_timeout`: a
+        publish can wait without end (aio-pika waits for a robust channel being restored with no time limit),
+        and this relay holds the turn that every replica's relay waits for; past the bound the whole batch
+        counts as failed and is published again in the next cycle (the confirmed ones too: inboxes absorb
+        the repeats)."""
+        try:
+            async with asyncio.timeout(self.batch_timeout):
+                return await asyncio.gather(
+                    *(
+                        self.transport.publish(Envelope.model_validate_json(body), routing_key=routing_key)
+                        for routing_key, body in messages
+                    ),
+                    return_exceptions=True,
+                )
+        except TimeoutError as timed_out:
+            log.warning("outbox publish timed out; will retry", extra={"rows": len(messages)})
+            return [timed_out] * len(messages)
 
     async def _run(self) -> None:
         while True:
