@@ -53,14 +53,18 @@ class LobbyNews:
             self._hub.publish(LOBBY, held)
         self._hub.publish(LOBBY, message)
 
+    def send_due(self) -> None:
+        """Send the held news whose interval has ended (the timer's step)."""
+        for message in self._coalescer.due(self._monotonic()) if self._coalescer else ():
+            self._hub.publish(LOBBY, message)
+
     async def run(self) -> None:
         """Send held news as it falls due, for the life of the gateway."""
         if self._coalescer is None:
             return
         while True:
             self._held.clear()
-            for message in self._coalescer.due(self._monotonic()):
-                self._hub.publish(LOBBY, message)
+            self.send_due()
             due_at = self._coalescer.next_due()
             wait = None if due_at is None else max(0.0, due_at - self._monotonic())
             with contextlib.suppress(TimeoutError):
