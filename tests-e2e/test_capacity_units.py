@@ -1,6 +1,7 @@
 """The capacity harness's own pieces, without servers: route names, quantiles, the metered client's counting
 and its waiting out of refusals, the split of players over load generators, the coupon plan, the options, the
-bot's bookkeeping of what it is asked and where it sits, and the balancer's round robin."""
+bot's bookkeeping of what it is asked and where it sits (its seat pushed on its lobby socket, REST the fallback),
+and the balancer's round robin."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from capacity.metrics import Meter, quantiles, route_of
 from capacity.options import CI, Options, from_arguments, parser
 from capacity.run import CapacityResult
 from capacity.scenarios import coupon_plan
+from capacity.seating import Seating
 from harness.client import Session
 from harness.draw import MATCHES, MIN_STAKE_CENTS, SCORES, label
 
@@ -170,6 +172,53 @@ def test_a_bot_moved_back_to_a_table_it_left_stays_there() -> None:
     assert not bot._away
     bot._on(*_event("table.action.requested", player_id="me", hand_id="h-1", table_id="another table"))
     assert bot._pending is None
+
+
+def _seating(entries: list[dict[str, Any]] | None = None) -> tuple[Seating, list[str]]:
+    """A bot's seating whose REST reads answer `entries` (its tournaments); the list records the paths read."""
+    read: list[str] = []
+
+    def director(request: httpx.Request) -> httpx.Response:
+        read.append(request.url.path)
+        return httpx.Response(200, json=entries or [])
+
+    http = httpx.AsyncClient(transport=httpx.MockTransport(director), base_url="http://gateway")
+    session = Session(http, "http://gateway")
+    session.principal = {"id": "me"}
+    return Seating(session, "t-1", random.Random(1), Meter()), read
+
+
+def _opened(table_id: str, *players: str, tournament_id: str = "t-1") -> dict[str, Any]:
+    seats = [{"seat": n, "player_id": player, "stack": 1500} for n, player in enumerate(players, start=1)]
+    return {"table_id": table_id, "tournament_id": tournament_id, "seats": seats}
+
+
+async def test_a_bot_learns_its_tables_from_the_lobby_push_without_reading_rest() -> None:
+    seating, read = _seating()
+    seating.hear("table.table.opened", _opened("t-1.2", "someone else"))
+    seating.hear("table.table.opened", _opened("t-2.1", "me", tournament_id="t-2"))
+    seating.hear("tournament.player.registered", {"tournament_id": "t-1", "player_id": "x", "registered": 40})
+    assert seating.table is None
+    seating.hear("table.table.opened", _opened("t-1.1", "someone else", "me"))
+    assert await seating.next_table(None) == "t-1.1"
+    seating.hear("table.player.seated", {"table_id": "t-1.3", "tournament_id": "t-1", "player": {"player_id": "me"}})
+    assert await seating.next_table("t-1.1") == "t-1.3"  # moved: the new seat may come before the unseat
+    seating.hear("tournament.tournament.finished", {"tournament_id": "t-1"})
+    assert await seating.next_table("t-1.3") is None
+    assert read == [] and seating.meter.counts["tables pushed on the lobby socket"] == 2
+
+
+async def test_after_its_lobby_socket_reconnects_a_bot_reads_its_place_over_rest_once() -> None:
+    seating, read = _seating([{"tournament_id": "t-1", "status": "running", "table_id": "t-1.4", "position": None}])
+    seating.resync = True
+    assert await seating.next_table(None) == "t-1.4"
+    assert read == ["/api/v1/players/me/tournaments"] and not seating.resync
+
+
+async def test_a_bot_out_of_the_tournament_learns_it_over_rest() -> None:
+    seating, _ = _seating([{"tournament_id": "t-1", "status": "running", "table_id": "t-1.4", "position": 17}])
+    seating.resync = True
+    assert await seating.next_table("t-1.4") is None
 
 
 async def test_the_balancer_hands_connections_to_the_gateways_in_turn() -> None:

@@ -1,10 +1,10 @@
-"""A tournament player as the capacity harness plays it: REST and one WebSocket, like the web client at a table.
+"""A tournament player as the capacity harness plays it: REST and two WebSockets, like the web client.
 
-The bot reads where it sits over REST (`GET /players/{id}/tournaments`), follows that table on its table socket,
-and acts with `POST /tables/{id}/actions` after a think time drawn from its pace. The latency of an action runs
-from that POST to the moment the bot's own `table.action.taken` arrives on its socket. When it leaves the table
-(moved, busted, the table broken or closed) it reads its place again, until it has a finishing position or the
-tournament is over.
+The bot learns where it sits from its lobby socket (`seating.py`: the gateway's private seating push, REST only as
+the fallback), follows that table on its table socket, and acts with `POST /tables/{id}/actions` after a think
+time drawn from its pace. The latency of an action runs from that POST to the moment the bot's own
+`table.action.taken` arrives on its table socket. When it leaves the table (moved, busted, the table broken or
+closed) it waits for its next seat, until it has a finishing position or the tournament is over.
 
 The decision is the e2e bots' (`harness.bots.decide`: a random legal action, wary of big calls).
 """
@@ -23,14 +23,12 @@ from typing import Any
 from harness.bots import decide
 from harness.client import ApiError, Session, Unreachable, new_key
 
-from capacity.client import TableSocket
+from capacity.client import TableSocket, after_reconnecting, follow
 from capacity.metrics import Meter
+from capacity.seating import Seating
 
 log = logging.getLogger(__name__)
 
-#: Between two readings of the bot's place: from the first, growing by half to the last; longer while the
-#: tournament has not started (a sit'n'go filling up).
-FIRST_LOOK, LAST_LOOK, LAST_LOOK_BEFORE_START = 0.2, 2.0, 5.0
 HAND_BOUNDARIES = frozenset({"table.hand.started", "table.hand.completed", "table.hand.voided"})
 
 
@@ -61,6 +59,7 @@ class CapacityBot:
         self.meter = meter
         self.pace = Pace((0.0, 0.0))
         self.socket = TableSocket(session, "table")
+        self.seating = Seating(session, tournament_id, rng, meter)
         self._table: str | None = None
         #: Set on every change of `_away` (left the table, or — in replayed history — seated there again).
         self._left = asyncio.Event()
@@ -75,6 +74,7 @@ class CapacityBot:
 
     async def register(self, delay: float) -> None:
         await asyncio.sleep(delay)
+        await self.seating.open()  # listening before any seat can be pushed
         started = time.monotonic()
         path = f"/tournaments/{self.tournament_id}/registrations"
         try:
@@ -87,10 +87,14 @@ class CapacityBot:
     async def play(self, pace: Pace) -> None:
         """Until the bot has a finishing position or the tournament is over."""
         self.pace = pace
-        tasks = [asyncio.create_task(self._follow()), asyncio.create_task(self._count_reconnects())]
+        await self.seating.open()
+        tasks = [
+            asyncio.create_task(follow(self.socket, self._on, self.me)),
+            asyncio.create_task(after_reconnecting(self.socket, self._reconnected)),
+        ]
         gone: str | None = None
         try:
-            while (table := await self._find_table(gone)) is not None:
+            while (table := await self.seating.next_table(gone)) is not None:
                 await self._sit_at(table)
                 while not self._away:
                     await self._left.wait()
@@ -101,32 +105,9 @@ class CapacityBot:
                 task.cancel()
             await asyncio.gather(*tasks, *self._jobs, return_exceptions=True)
             await self.socket.close()
+            await self.seating.close()
 
     # -- where the bot sits ------------------------------------------------------------------------------------
-    async def _find_table(self, gone: str | None) -> str | None:
-        """The bot's table (not `gone`, the one it just left), or None once it is out or the tournament over."""
-        pause = FIRST_LOOK
-        while True:
-            entry = await self._my_entry()
-            status = entry.get("status") if entry else None
-            if entry and (entry.get("position") is not None or status in ("finished", "cancelled")):
-                return None
-            table = entry.get("table_id") if entry else None
-            if table and table != gone:
-                return str(table)
-            await asyncio.sleep(pause)
-            limit = LAST_LOOK_BEFORE_START if status in (None, "announced", "registering") else LAST_LOOK
-            pause = min(pause * 1.5, limit)
-
-    async def _my_entry(self) -> Mapping[str, Any] | None:
-        try:
-            mine = await self.session.call("GET", f"/players/{self.me}/tournaments")
-        except (ApiError, Unreachable) as error:
-            log.warning("bot %s could not read its tournaments: %s", self.me, error)
-            return None
-        found = [e for e in mine if e.get("tournament_id") == self.tournament_id] if isinstance(mine, list) else []
-        return found[0] if found else None
-
     async def _sit_at(self, table: str) -> None:
         if self._table is not None:
             await self.socket.unsubscribe(f"table:{self._table}")
@@ -134,18 +115,8 @@ class CapacityBot:
         await self.socket.subscribe(f"table:{table}")
 
     # -- the table's stream ------------------------------------------------------------------------------------
-    async def _follow(self) -> None:
-        async for message in self.socket.messages():
-            try:
-                self._on(str(message.get("event")), message.get("payload") or {})
-            except Exception:
-                log.exception("bot %s could not handle %s", self.me, message.get("event"))
-
-    async def _count_reconnects(self) -> None:
-        while True:
-            await self.socket.reconnected.wait()
-            self.socket.reconnected.clear()
-            self.meter.count("socket reconnects")
+    def _reconnected(self) -> None:
+        self.meter.count("table socket reconnects")
 
     def _on(self, event: str, payload: Mapping[str, Any]) -> None:
         if payload.get("table_id") != self._table:

@@ -9,13 +9,17 @@ it: 502/503/504 and transport errors are retried for `Session.retry_for` seconds
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import httpx
-from harness.client import Stream
+from harness.client import Session, Stream
 
 from capacity.metrics import Meter, route_of
+
+log = logging.getLogger(__name__)
 
 #: Longest single wait a Retry-After may ask for, and how long one request waits out refusals in all.
 MAX_RETRY_AFTER = 30.0
@@ -75,6 +79,18 @@ class MeteredClient(httpx.AsyncClient):
             waited += pause
 
 
+class LobbySocket(Stream):
+    """A lobby socket (`?socket=lobby`); `connected` is set once it is connected and has sent its subscriptions."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session, "lobby")
+        self.connected = asyncio.Event()
+
+    async def _connect(self) -> None:
+        await super()._connect()
+        self.connected.set()
+
+
 class TableSocket(Stream):
     """A table socket whose subscriptions ask for the channel's recent messages: a bot that opens its new table
     a moment after a hand started there still sees the action it is asked for (and its cards)."""
@@ -83,3 +99,20 @@ class TableSocket(Stream):
         if frame.get("type") == "subscribe":
             frame = {**frame, "history": True}
         return await super().send(frame)
+
+
+async def follow(socket: Stream, hear: Callable[[str, Mapping[str, Any]], None], player: str) -> None:
+    """Hand each message of `socket` to `hear(event, payload)`, for ever; one it fails to handle is logged."""
+    async for message in socket.messages():
+        try:
+            hear(str(message.get("event")), message.get("payload") or {})
+        except Exception:
+            log.exception("bot %s could not handle %s", player, message.get("event"))
+
+
+async def after_reconnecting(socket: Stream, react: Callable[[], None]) -> None:
+    """Call `react()` after each reconnection of `socket` (its messages meanwhile are lost), for ever."""
+    while True:
+        await socket.reconnected.wait()
+        socket.reconnected.clear()
+        react()

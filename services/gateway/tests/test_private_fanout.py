@@ -8,6 +8,7 @@ import pytest
 from gateway.domain.channels import SocketKind
 from gateway.domain.roles import Principal, Role
 from gateway.service.fanout import PATTERNS, PRIVATE_TABLE_EVENTS, PUBLIC_TABLE_EVENTS, StreamFanout
+from gateway.service.lobby_news import LobbyNews
 from platform_kit.bus import Envelope, topic_matches
 from platform_kit.events import EVENT_TYPES, Command, Event
 from platform_kit.events.table import PrivateTableEvent
@@ -69,7 +70,7 @@ async def test_p1_4_every_private_contract_published_through_the_fanout_reaches_
         payload=payload,
         routing_key=model.routing_key(),
     )
-    await StreamFanout(hub)(envelope)
+    await StreamFanout(hub, LobbyNews(hub, 0))(envelope)
     received = {
         name: [f["data"]["event"] for f in drain(c) if f["type"] == "message"] for name, c in connections.items()
     }

@@ -187,6 +187,28 @@ def test_a_seated_player_hears_of_their_new_table_in_the_lobby(platform: Platfor
         assert next_message(b)["data"]["event"] == "tournament.player.registered"  # Bob never saw Alice's seat
 
 
+def test_a_registration_burst_reaches_a_lobby_socket_coalesced_and_the_tournaments_socket_whole(
+    database_url: str, clock: FrozenClock
+) -> None:
+    """Issue 14: the first registration at once, then the latest when the interval (1 s by default) ends: the
+    gateway's timer sends it."""
+    with make_platform(database_url, clock) as platform:
+        alice = platform.player("Alice")
+        with connect(platform, alice["access_token"]) as ws:
+            ws.receive_json()
+            subscribe(ws, "lobby")
+            subscribe(ws, "tournament:snd-1")
+            for count in (1, 2, 3):
+                event = PlayerRegistered(tournament_id="snd-1", player_id=f"p{count}", entry="buy_in", registered=count)
+                publish_event(platform, event)
+            heard = [next_message(ws) for _ in range(5)]
+    on = {
+        name: [m["data"]["payload"]["registered"] for m in heard if m["channel"] == name]
+        for name in ("lobby", "tournament:snd-1")
+    }
+    assert on == {"lobby": [1, 3], "tournament:snd-1": [1, 2, 3]}
+
+
 def test_actions_and_chat_as_table_socket_frames(platform: Platform) -> None:
     mario = platform.player("Mario")
     with connect(platform, mario["access_token"], "table") as ws:

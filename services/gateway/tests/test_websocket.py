@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from gateway.api.v1 import ws as ws_api
 from gateway.app import create_app
 from gateway.bootstrap import Services
 from gateway_test_support import PASSWORD, fast_settings
@@ -15,6 +16,7 @@ from platform_kit.bus import InMemoryBus
 from platform_kit.clock import FrozenClock
 from platform_kit.events.table import PlayerConnection, command_routing_key
 from platform_kit.testing import eventually
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.websockets import WebSocketDisconnect
 from test_ban_after_commit import ban
 
@@ -220,6 +222,21 @@ def test_p12_5_a_ban_closes_the_players_sockets_and_keeps_them_out(platform: Pla
         assert close_code(ws) == 4403
     with connect(platform, cheater["access_token"]) as ws:
         assert close_code(ws) == 4403
+
+
+def test_a_connection_finding_the_database_busy_is_told_to_come_back_not_failed(
+    platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thousands of lobby sockets connecting in a registration rush may find every database connection busy for
+    the pool's whole timeout: overload, answered with 1013 (try again later), not an error in the handshake."""
+    mario = platform.player("Mario")
+
+    async def busy(*_: Any) -> None:
+        raise PoolTimeout("every connection busy")
+
+    monkeypatch.setattr(ws_api, "standing_of", busy)
+    with connect(platform, mario["access_token"]) as ws:
+        assert close_code(ws) == 1013
 
 
 def test_p13_2_the_table_engine_is_told_when_a_players_table_connection_drops_and_returns(

@@ -33,6 +33,7 @@ from gateway.service.fanout import StreamFanout
 from gateway.service.house_bots import REGISTERED as BOTS_ON
 from gateway.service.house_bots import HouseBots
 from gateway.service.hub import CloseCode, Hub
+from gateway.service.lobby_news import LobbyNews
 from gateway.service.login_guard import LoginGuard
 from gateway.service.players import Players
 from gateway.service.protection import PlayerProtection
@@ -139,7 +140,10 @@ def _wire_streams(runtime: ServiceRuntime, settings: Settings, clock: Clock, hub
     runtime.in_background(presence.run)
     runtime.on(DECIDED, sanctions.decided)
     runtime.on(LIFTED, sanctions.lifted)
-    fanout = StreamFanout(hub)
+    lobby = LobbyNews(hub, settings.lobby_news_interval_seconds)
+    if settings.lobby_news_interval_seconds > 0:
+        runtime.in_background(lobby.run)
+    fanout = StreamFanout(hub, lobby)
     for pattern in FANOUT_PATTERNS:
         runtime.on_each_instance(pattern, fanout)
     Gauge("gateway_websocket_connections", "Open WebSocket connections", registry=runtime.registry).set_function(

@@ -80,6 +80,13 @@ class Settings(ServiceSettings):
     ws_send_queue: int = Field(
         1000, ge=1, description="Messages waiting for one slow WebSocket client before it is disconnected."
     )
+    lobby_news_interval_seconds: float = Field(
+        1.0,
+        ge=0,
+        description="A tournament's registrations reach the `lobby` WebSocket channel at most once this often, "
+        "the latest (its count of players registered); its `tournament:<id>` channel still carries every one. "
+        "0: every registration, at once.",
+    )
     webhook_timeout_seconds: float = Field(
         10.0, gt=0, le=60, description="A partner webhook endpoint must answer an attempt within this long."
     )

@@ -5,7 +5,7 @@ tournament and totalizator event (`runtime.on_each_instance`) and publishes it o
 |---|---|
 | `table.*` | `table:<id>`; a table's opening and its seatings also on `tournament:<id>`, and to each seated player alone on `lobby` (so their client opens the table) |
 | a `PrivateTableEvent` (hole cards, refusals, deck receipts) | `table:<id>`, to its `recipient` alone (P-1.4) |
-| `tournament.*` | `tournament:<id>`; the lobby's news (announced, registrations, start, pause and resumption, end) also on `lobby` |
+| `tournament.*` | `tournament:<id>`; the lobby's news (announced, registrations, start, pause and resumption, end) also on `lobby`, a tournament's registrations coalesced there: at most one per `GATEWAY_LOBBY_NEWS_INTERVAL_SECONDS`, the latest (issue 14, `lobby_news.py`) |
 | `totalizator.*` | `draw:<id>`; the draw's life cycle (not its statistics) also on `lobby` |
 | `totalizator.coupon.settled` (any totalizator event naming a `player_id`) | `draw:<id>`, to that player alone (P-11.5) |
 
@@ -50,6 +50,7 @@ from platform_kit.events.tournament import (
 
 from gateway.domain.channels import Channel
 from gateway.service.hub import Hub
+from gateway.service.lobby_news import LOBBY, LobbyNews
 
 log = logging.getLogger(__name__)
 
@@ -158,10 +159,12 @@ class RecentIds:
 
 
 class StreamFanout:
-    """`runtime.on_each_instance(pattern, fanout)` for each of `PATTERNS`."""
+    """`runtime.on_each_instance(pattern, fanout)` for each of `PATTERNS`; the lobby's public news goes through
+    `lobby` (which coalesces registrations)."""
 
-    def __init__(self, hub: Hub, *, remember: int = 10_000) -> None:
+    def __init__(self, hub: Hub, lobby: LobbyNews, *, remember: int = 10_000) -> None:
         self._hub = hub
+        self._lobby = lobby
         self._recent = RecentIds(remember)
 
     async def __call__(self, envelope: Envelope) -> None:
@@ -175,7 +178,9 @@ class StreamFanout:
             log.warning("event without the ids its channels need", extra={"type": envelope.type, "id": envelope.id})
             return
         for route in routes:
-            if _valid(route.channel):
+            if route == Delivery(LOBBY):
+                self._lobby.publish(message)
+            elif _valid(route.channel):
                 self._hub.publish(route.channel, message, only_player=route.only_player)
         if finished is not None and _valid(finished):
             self._hub.forget(finished)

@@ -40,6 +40,7 @@ ChannelAuthorizer = Callable[[Principal, Channel], bool]
 
 class CloseCode(IntEnum):
     GOING_AWAY = 1001  # the gateway is shutting down: reconnect (to another instance)
+    TRY_AGAIN_LATER = 1013  # the gateway is overloaded (its database busy): reconnect in a moment
     BAD_REQUEST = 4400
     UNAUTHENTICATED = 4401
     FORBIDDEN = 4403

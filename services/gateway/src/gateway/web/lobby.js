@@ -9,12 +9,29 @@ function kindLabel(kind) {
 }
 const LIVE_STATUSES = ["announced", "registering", "running"];
 
-/* Several events in a burst cause one reload. */
-function debounced(run, ms = 300) {
+/* A burst of calls runs `run` once, `ms` (plus up to `jitter`, random) after the burst's first call: at most once
+ * per that time however long the burst lasts. The jitter spreads the reloads of thousands of lobbies hearing the
+ * same news over a second instead of sending them to the gateway in the same instant (issue 14). */
+function debounced(run, ms = 300, jitter = 0) {
   let timer = null;
-  const call = () => { clearTimeout(timer); timer = setTimeout(run, ms); };
-  call.cancel = () => clearTimeout(timer);
+  const call = () => {
+    if (timer === null) timer = setTimeout(() => { timer = null; run(); }, ms + Math.random() * jitter);
+  };
+  call.cancel = () => { clearTimeout(timer); timer = null; };
   return call;
+}
+
+/* Reloads after news from the socket: 1 to 2 s after it (the player's own clicks reload at once). */
+const NEWS_DELAY_MS = 1000;
+const NEWS_JITTER_MS = 1000;
+const REGISTRATION_NEWS = ["tournament.player.registered", "tournament.player.unregistered"];
+
+/* A registration's news carries the count after it: shown in place on the tournament's card or header. */
+function showRegistered(root, data) {
+  const id = data.payload?.tournament_id;
+  for (const count of root.querySelectorAll(".registered")) {
+    if (count.dataset.registeredOf === id) count.textContent = num(data.payload.registered);
+  }
 }
 
 function buyIn(t) {
@@ -123,6 +140,8 @@ page("#/lobby", (view) => {
     }
   }, 50);
 
+  const tournamentNews = debounced(showTournaments, NEWS_DELAY_MS, NEWS_JITTER_MS);
+  const drawNews = debounced(showDraws, NEWS_DELAY_MS, NEWS_JITTER_MS);
   showTournaments();
   showDraws();
   const stop = lobbyLink.listen((frame) => {
@@ -130,15 +149,17 @@ page("#/lobby", (view) => {
     const table = seatingOf(frame.data);
     if (table) goToTable(table);
     const event = frame.data.event || "";
-    if (event.startsWith("tournament.")) showTournaments();
-    if (event.startsWith("totalizator.")) showDraws();
+    if (REGISTRATION_NEWS.includes(event)) showRegistered(tournaments, frame.data);
+    else if (event.startsWith("tournament.")) tournamentNews();
+    if (event.startsWith("totalizator.")) drawNews();
   });
-  return () => { stop(); showTournaments.cancel(); showDraws.cancel(); };
+  return () => { stop(); showTournaments.cancel(); showDraws.cancel(); tournamentNews.cancel(); drawNews.cancel(); };
 }, { auth: true });
 
 /* The buy-in and the field ("3/100"), on the lobby's card and the tournament's page; `more` follows them. */
 function entryLine(t, more = null) {
-  return h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), `: ${num(t.registered)}/${num(t.max_players)}`, more);
+  return h("p", {}, term("buyIn"), ": ", buyIn(t), " · ", term("players"), ": ",
+    h("span", { class: "registered", "data-registered-of": t.tournament_id }, num(t.registered)), `/${num(t.max_players)}`, more);
 }
 
 /* The player's finishing position and prize, once they have one. */
@@ -340,13 +361,17 @@ page("#/tournament/:id", (view, { id }) => {
     }
   }, 50);
 
+  // The page's payouts and players change with every registration too: the count at once, the rest reloaded.
+  const news = debounced(show, NEWS_DELAY_MS, NEWS_JITTER_MS);
   show();
   const ticking = setInterval(() => { for (const node of view.querySelectorAll("[data-until]")) node.textContent = countdown(node.dataset.until); }, 1000);
   const stop = lobbyLink.listen((frame) => {
     if (frame.type === "resync") { show(); return; }
     const table = seatingOf(frame.data);
     if (table) goToTable(table);
-    if (frame.channel === `tournament:${id}` || frame.data.payload?.tournament_id === id) show();
+    if (frame.channel !== `tournament:${id}` && frame.data.payload?.tournament_id !== id) return;
+    if (REGISTRATION_NEWS.includes(frame.data.event)) showRegistered(header, frame.data);
+    news();
   }, [`tournament:${id}`]);
-  return () => { stop(); show.cancel(); clearInterval(ticking); };
+  return () => { stop(); show.cancel(); news.cancel(); clearInterval(ticking); };
 }, { auth: true });

@@ -23,7 +23,8 @@ To resume after a reconnect, subscribe with the channel's `epoch` and the last `
 messages follow the `subscribed` answer. When `resync` is set, fetch the current state over REST and carry on
 from the `seq` in the answer. A connection silent for longer than the heartbeat timeout is closed (4408).
 Close codes: 4400 bad request, 4401 not authenticated, 4403 forbidden (e.g. banned), 4408 heartbeat timeout,
-4429 too slow or too many connection attempts, 1001 gateway shutting down.
+4429 too slow or too many connection attempts, 1001 gateway shutting down, 1013 gateway busy (its database:
+reconnect in a moment).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, Depends, Query, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from gateway.api.access import AccessPolicy, client_address, principal_from_token, services_of, socket_policy
 from gateway.api.v1.schemas import PrincipalView
@@ -106,8 +108,12 @@ async def _authenticate(
         await _close(websocket, CloseCode.FORBIDDEN, "role_not_allowed")
         return None
     if principal.role is Role.PLAYER:
-        async with services.context.units.reading() as session:
-            standing = await standing_of(session, principal.subject_id, services.context.clock.now())
+        try:
+            async with services.context.units.reading() as session:
+                standing = await standing_of(session, principal.subject_id, services.context.clock.now())
+        except PoolTimeout:  # a rush (thousands of lobbies connecting as they register): not a fault
+            await _close(websocket, CloseCode.TRY_AGAIN_LATER, "gateway_busy")
+            return None
         if not standing.may_log_in:
             await _close(websocket, CloseCode.FORBIDDEN, "player_banned")
             return None
