@@ -67,5 +67,8 @@ class LobbyNews:
             self.send_due()
             due_at = self._coalescer.next_due()
             wait = None if due_at is None else max(0.0, due_at - self._monotonic())
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation that arrives with
+            # the timeout, and the gateway's shutdown would wait for a timer that never stops.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._held.wait(), wait)
+                async with asyncio.timeout(wait):
+                    await self._held.wait()
