@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -51,9 +52,18 @@ from tournament_director.domain.entries import EntryKind, Price
 from tournament_director.domain.jackpots import JackpotProgramme, LostShowdownCondition
 from tournament_director.domain.kinds import RebuyEligibility
 from tournament_director.domain.payouts import PayoutSchedule, payout_amounts
+from tournament_director.domain.ranking import Bust
 from tournament_director.domain.rebuy_addon import PurchaseRefusal
 from tournament_director.domain.run import RunError, TournamentRun
 from tournament_director.domain.run_messages import Message, OfferRebuy
+from tournament_director.domain.run_state import (
+    PendingBust,
+    RunState,
+    SnapshotWriter,
+    TablePlay,
+    TableStatus,
+    state_to_json,
+)
 from tournament_director.domain.templates import (
     freeroll,
     nine_max_sit_and_go,
@@ -609,6 +619,78 @@ def test_a_restored_run_goes_on_exactly_like_the_original() -> None:
     assert twin.on_hand_completed(fact, dealer.now) == dealer.run.on_hand_completed(fact, dealer.now)
     assert twin.decline_rebuy(dealt[0], dealer.now) == dealer.run.decline_rebuy(dealt[0], dealer.now)
     assert twin.to_json() == dealer.run.to_json()
+
+
+def test_p4_4_the_snapshot_saved_after_each_call_holds_every_rebuy_and_addon_bought() -> None:
+    """`snapshot()` keeps its entrants' part encoded between calls: a purchase, which changes it, must show in
+    the very next snapshot, and a restore from that text must go on from the state as it is."""
+    dealer, table, dealt = _rebuy_dealer()
+
+    def saved() -> dict[str, object]:
+        text = dealer.run.snapshot()
+        assert json.loads(text) == dealer.run.to_json()
+        return json.loads(text)
+
+    assert saved()["purchases"][dealt[0]] == [0, []]  # type: ignore[index]
+    dealer.complete(table, dealer.busting(table, [dealt[0]], dealt[1]))
+    saved()
+    dealer.take(dealer.run.rebuy(dealt[0], dealer.now))
+    assert saved()["purchases"][dealt[0]] == [1, []]  # type: ignore[index]
+    dealer.tick(60)
+    dealer.take(dealer.run.addon(dealt[1], dealer.now))
+    after = saved()
+    assert after["purchases"][dealt[1]] == [0, [6]]  # type: ignore[index]
+    assert [entry[0] for entry in after["entries"][dealt[1]]] == ["buy_in", "addon"]  # type: ignore[index]
+    restored = TournamentRun.restore(after, random.Random(0))
+    assert restored.prize_pool() == dealer.run.prize_pool() and restored.snapshot() == dealer.run.snapshot()
+
+
+def test_p4_4_p12_the_snapshot_after_each_call_is_the_state_as_it_stands() -> None:
+    """`snapshot()` encodes again only what changed since the previous one: after hands, a rebuy and an add-on
+    (the entrants' records), a disqualification and a penalty (the log), it still reads back as `to_json()`."""
+    dealer, table, dealt = _rebuy_dealer()
+
+    def saved() -> dict:
+        snapshot = json.loads(dealer.run.snapshot())
+        assert snapshot == dealer.run.to_json()
+        return snapshot
+
+    assert saved()["purchases"][dealt[0]] == [0, []]
+    dealer.complete(table, dealer.busting(table, [dealt[0]], dealt[1]))
+    saved()
+    dealer.take(dealer.run.rebuy(dealt[0], dealer.now))
+    assert saved()["purchases"][dealt[0]] == [1, []]
+    dealer.tick(60)  # the add-on break
+    dealer.take(dealer.run.addon(dealt[1], dealer.now))
+    bought = saved()
+    assert bought["purchases"][dealt[1]] == [0, [6]]
+    assert [entry[0] for entry in bought["entries"][dealt[1]]] == ["buy_in", "addon"]
+    dealer.take(dealer.run.disqualify(dealt[2], dealer.now))
+    dealer.run.penalize(dealt[3], 1)
+    assert [entry[0] for entry in saved()["log"]] == ["disqualify", "penalize"]
+    restored = TournamentRun.restore(json.loads(dealer.run.snapshot()), random.Random(0))
+    assert restored.snapshot() == dealer.run.snapshot()
+
+
+def test_a_snapshot_encodes_a_table_again_when_any_of_its_fields_changed() -> None:
+    changed = {
+        "seats": {1: "a", 2: "b", 3: "c"},
+        "button_seat": 2,
+        "status": TableStatus.PLAYING,
+        "hand_no": 8,
+        "hand_level": 2,
+        "hand_for_hand_round": 1,
+        "offers": ["b"],
+        "busts": [PendingBust(Bust("b", 9, 1, 1), "h7")],
+    }
+    assert set(changed) == {field.name for field in fields(TablePlay)}  # a new field: its change here, and kept
+    for name, value in changed.items():
+        table = TablePlay(seats={1: "a", 2: "b"}, button_seat=1, hand_no=7, hand_level=1)
+        state = RunState("t", "EUR", scheduled_30(), (), NOW, NOW, (1, False), {1: table}, chips={"a": 9, "b": 9})
+        writer = SnapshotWriter()
+        writer.text(state)
+        setattr(table, name, value)
+        assert json.loads(writer.text(state)) == state_to_json(state), name
 
 
 def test_p6_4_p12_5_disqualifications_between_hands_can_end_a_shootout_phase() -> None:

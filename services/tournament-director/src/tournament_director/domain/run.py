@@ -18,10 +18,11 @@ Driving it::
     cancellation = run.cancel(now, reason)             # P-10: case, settlement, messages
     run.outcome                                        # once over: ranking, prizes, pool, tax base, events
     data = run.to_json(); run = TournamentRun.restore(data, rng)                 # persistence
+    text = run.snapshot()                                                         # to_json() as JSON text
 
 **Persistence: snapshots.** `to_json()` is a JSON-able dict of the whole state (`run_state`); the service stores
-it after each call (in the same transaction as the outbox messages) and `restore`s it on restart. The
-elimination log is kept as the list of calls made on it and replayed on restore.
+it as `snapshot()` text after each call (in the same transaction as the outbox messages) and `restore`s it on
+restart. The elimination log is kept as the list of calls made on it and replayed on restore.
 
 How a completed hand is handled (what the service can rely on):
 1. Stacks are taken from the fact (P-10: only completed hands count); the players who end without chips are
@@ -84,6 +85,7 @@ from tournament_director.domain.run_state import (
     LogEntry,
     PendingBust,
     RunState,
+    SnapshotWriter,
     TablePlay,
     TableStatus,
     state_from_json,
@@ -139,6 +141,7 @@ class TournamentRun:
         self._clock_cache: tuple[datetime, ClockReading] | None = None
         #: Tables whose hand was settled and not planned yet.
         self._just_settled: list[int] = []
+        self._snapshots = SnapshotWriter()
 
     # ---------------------------------------------------------------------------------------------- lifecycle
 
@@ -199,6 +202,11 @@ class TournamentRun:
     def to_json(self) -> dict[str, Any]:
         """The whole state as a JSON-able dict (see `run_state`)."""
         return state_to_json(self._state)
+
+    def snapshot(self) -> str:
+        """`to_json()` as JSON text, what the service saves after every call: encoded again only where the state
+        changed since the last snapshot (`SnapshotWriter`)."""
+        return self._snapshots.text(self._state)
 
     # ------------------------------------------------------------------------------------------------ queries
 
