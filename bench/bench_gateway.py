@@ -389,7 +389,7 @@ def free_port() -> int:
 
 
 def wait_until_up(url: str, processes: list[subprocess.Popen[bytes]]) -> None:
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # a gateway starting on a busy shared machine (imports, migrations)
     while time.monotonic() < deadline:
         if any(process.poll() is not None for process in processes):
             raise SystemExit("a served process stopped")

@@ -114,3 +114,33 @@ async def test_an_unreachable_database_is_503_and_a_failing_statement_is_still_a
     finally:
         await reachable.dispose()
     assert fault.status_code == 500
+
+
+async def test_a_connection_put_back_goes_to_the_request_that_waited_longest(postgres_url: str) -> None:
+    """A request that waits for the pool is not overtaken by one that asks later (issue 14: on a busy event loop
+    the late ones kept taking the connection before the woken waiter ran, and some waited past any timeout)."""
+    db = Database(postgres_url, pool_size=1, pool_timeout=30)
+    served: list[str] = []
+    waiting = asyncio.Event()
+
+    async def wait_for_the_connection() -> None:
+        waiting.set()
+        async with db.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+            served.append("waited")
+
+    try:
+        connection = await db.engine.connect()
+        await connection.execute(text("SELECT 1"))
+        waiter = asyncio.create_task(wait_for_the_connection())
+        await waiting.wait()
+        await asyncio.sleep(0)  # the waiter's checkout runs until it waits on the pool
+        await connection.close()
+        # Asked at once, before the waiter could run: the connection is already the waiter's.
+        async with db.engine.connect() as later:
+            await later.execute(text("SELECT 1"))
+            served.append("asked later")
+        await waiter
+    finally:
+        await db.dispose()
+    assert served == ["waited", "asked later"]

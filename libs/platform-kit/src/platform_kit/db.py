@@ -13,6 +13,7 @@ from sqlalchemy.engine.url import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import ORMExecuteState, Session
 
+from platform_kit.fair_pool import FairQueuePool
 from platform_kit.instants import as_utc
 
 __all__ = ["BigIntPK", "Database", "UtcDateTime"]
@@ -67,7 +68,15 @@ class Database:
             # steadily above the kept connections every few requests paid for a new one (a TCP handshake, the
             # TLS probe, authentication and a PostgreSQL backend forked): py-spy found the gateway spending a
             # tenth of its time in asyncpg.connect at 50 clients (issue 14). A connection, once opened, stays.
-            options.update(pool_size=pool_size, max_overflow=0, pool_timeout=pool_timeout, pool_recycle=1800)
+            # First come, first served (`platform_kit.fair_pool`): under load a waiter is not overtaken by later
+            # requests again and again until the timeout.
+            options.update(
+                poolclass=FairQueuePool,
+                pool_size=pool_size,
+                max_overflow=0,
+                pool_timeout=pool_timeout,
+                pool_recycle=1800,
+            )
         self.engine: AsyncEngine = create_async_engine(url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)

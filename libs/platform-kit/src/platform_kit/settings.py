@@ -87,7 +87,8 @@ class ServiceSettings(BaseSettings):
         5.0,
         gt=0,
         description="How long a request waits for a free database connection before it is refused with 503 "
-        "`database_busy` and Retry-After (overload degrades instead of hanging).",
+        "`database_busy` and Retry-After (overload degrades instead of hanging). Waiting requests are served in "
+        "the order they asked.",
     )
     bus_url: str = Field("memory://", description="`amqp://user:pass@host:5672/` for RabbitMQ, `memory://` standalone.")
     migrate_on_start: bool = Field(True, description="Upgrade the database to the latest migration at start-up.")

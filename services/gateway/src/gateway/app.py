@@ -21,7 +21,7 @@ from gateway.adapters.orm import metadata
 from gateway.api.fallback import install_api_fallback
 from gateway.api.problems import install_problem_handlers
 from gateway.api.routes import document_access
-from gateway.api.v1.router import router as api_v1
+from gateway.api.v1.router import include_api_v1
 from gateway.api.v1.webhooks import document_webhooks
 from gateway.api.web import mount_web_client
 from gateway.domain.identity import normalize_email
@@ -62,9 +62,9 @@ def create_app(
         runtime,
         title="Gateway",
         description="The one front door: identities, sessions, API keys, rate limits, WebSocket streams and the web client.",
-        routers=[api_v1],
         body_limits=BODY_LIMITS,
     )
+    include_api_v1(app)
     app.state.services = services
     document_webhooks(app)
     install_problem_handlers(app)

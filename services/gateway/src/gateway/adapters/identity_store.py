@@ -7,7 +7,7 @@ from datetime import date, datetime
 from typing import Any
 
 from platform_kit.errors import NotFound
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gateway.adapters.orm import concessionaires, players, staff_members
@@ -86,7 +86,7 @@ async def insert_player(session: AsyncSession, record: PlayerRecord) -> None:
 
 
 async def get_player(session: AsyncSession, player_id: str) -> PlayerRecord | None:
-    row = (await session.execute(select(*_player_columns()).where(players.c.id == player_id))).first()
+    row = (await session.execute(_PLAYER_BY_ID, {"player_id": player_id})).first()
     return PlayerRecord(**row._mapping) if row else None
 
 
@@ -149,6 +149,11 @@ def _staff(mapping: Any) -> StaffRecord:
 
 def _player_columns() -> list[Any]:
     return [column for column in players.c if column.name != "nickname_key"]
+
+
+# Built once, the id bound per call: every authenticated player request that names a player reads it, and
+# building the SELECT and its cache key each time cost more CPU than executing it (issue 14).
+_PLAYER_BY_ID = select(*_player_columns()).where(players.c.id == bindparam("player_id"))
 
 
 def _fields(record: Any) -> dict[str, Any]:
