@@ -19,13 +19,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from platform_kit.bus.envelope import Envelope
 from platform_kit.bus.transport import Transport
-from platform_kit.db import BigIntPK, Database, UtcDateTime
+from platform_kit.db import BigIntPK, Database, UtcDateTime, after_commit
 from platform_kit.events.base import Event
 from platform_kit.sender import outgoing_envelope
 
 log = logging.getLogger(__name__)
 
 OUTBOX_TABLE = "outbox"
+#: `session.info` key: the session will wake the relay at its commit (one listener however many events it writes).
+_WAKE_PENDING = "outbox_wake_pending"
 
 
 def outbox_table(metadata: MetaData) -> Table:
@@ -64,8 +66,7 @@ class Outbox:
         envelope = outgoing_envelope(event, self.producer, occurred_at=occurred_at, message_id=message_id)
         # One statement built once, rows as parameters: building an INSERT per event costs more than sending it.
         await session.execute(self._insert, self._row(envelope, routing_key or event.routing_key()))
-        # Wakes the relay; harmless if the transaction later rolls back (the relay then finds nothing).
-        self.written.set()
+        self.wake_after_commit(session)
         return envelope
 
     async def add_many(
@@ -88,12 +89,24 @@ class Outbox:
         for start in range(0, len(rows), chunk):
             await session.execute(self._insert, rows[start : start + chunk])
         if rows:
-            self.written.set()
+            self.wake_after_commit(session)
         return envelopes
+
+    def wake_after_commit(self, session: AsyncSession) -> None:
+        """Wake the relay once `session`'s transaction has committed (never if it rolls back). Not before: a relay
+        woken while the rows are still uncommitted finds nothing, then sleeps its idle interval with them waiting
+        (half a second added to a table action's answer at human pace, when no other write wakes it: issue 14)."""
+        if not session.info.get(_WAKE_PENDING):
+            session.info[_WAKE_PENDING] = True
+            after_commit(session, lambda: self._woken(session))
+
+    def _woken(self, session: AsyncSession) -> None:
+        session.info.pop(_WAKE_PENDING, None)
+        self.written.set()
 
     def row(self, event: Event, *, occurred_at: datetime | None = None) -> dict[str, Any]:
         """`event`'s row, for a caller that inserts it in a statement of its own (the wallet sends a command's
-        events in the command's last statement); it wakes the relay (`written.set()`) once the row is written."""
+        events in the command's last statement); it calls `wake_after_commit` once the row is written."""
         return self._row(outgoing_envelope(event, self.producer, occurred_at=occurred_at), event.routing_key())
 
     @staticmethod

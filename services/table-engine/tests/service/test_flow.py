@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from platform_kit.events import table as contract
-from table_harness import Harness, running
+from table_harness import Harness, running, runtime_of_app
 
 
 @pytest.fixture
@@ -228,3 +228,35 @@ async def test_p1_1_the_table_plays_its_betting_structure(
     await service.start_hand(f"flow-{structure}")
     request = service.to_act()
     assert (request.min_raise_to, request.max_raise_to) == bounds
+
+
+async def test_an_action_whose_transaction_failed_is_applied_once_when_delivered_again(
+    service: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shard keeps each table in memory between commands (issue 14). The step changed that table before its
+    save failed: the retry must start from the table as committed, not from the changed copy (P-10: no chip
+    made or lost, the action applied once)."""
+    await service.open_table("flow-retry")
+    service.deck.deal(["AhAd", "KsKd", "7c2d"], board="2h3s8dJcQh")
+    hand_id = await service.start_hand("flow-retry")
+    outbox = runtime_of_app(service.app).outbox
+    add_many = outbox.add_many
+    failures = [RuntimeError("the database went away")]
+
+    async def fails_once(*args: object, **kwargs: object) -> object:
+        if failures:
+            raise failures.pop()
+        return await add_many(*args, **kwargs)
+
+    monkeypatch.setattr(outbox, "add_many", fails_once)
+    await service.act("flow-retry", hand_id, "p1", "raise", 100)  # the bus delivers it again after the failure
+
+    assert not failures, "the first delivery failed"
+    raises = [a for a in service.events(contract.ActionTaken) if a.seat == 1]
+    assert [(a.action, a.amount, a.stack_after) for a in raises] == [("raise", 100, 900)]
+    await service.act("flow-retry", hand_id, "p2", "call")
+    await service.act("flow-retry", hand_id, "p3", "fold")
+    view = (await service.get("/v1/tables/flow-retry")).json()
+    stacks = [s["stack"] for s in view["seats"]]
+    hand = view["hand"]
+    assert sum(stacks) + (hand["pot"] if hand else 0) == 3000

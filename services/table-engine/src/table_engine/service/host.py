@@ -10,6 +10,10 @@ action clocks, and voids the hands a crash interrupted.
   One lock serialises commands and the clock, and is always taken before the transaction opens.
 - The `Hand` object of each table in play stays in memory; the database has what rebuilds it (configuration,
   deck, actions). After a failed transaction the cached hand is dropped and rebuilt from the database.
+- So does each table as this shard last saved it (only its shard writes a table): a command loads it from the
+  database only the first time, or after a refusal or a failed transaction, which drop it (issue 14: its two
+  selects were a fifth of an action's statements). A command takes the table out of the cache and puts it back
+  only once it is saved, so a step that raises never leaves a half-changed table behind.
 - On start-up, every hand of this shard still in progress was interrupted: it is void (P-10), its stacks go
   back to their start-of-hand values and `table.hand.voided` tells the director to send the next StartHand.
 - Pace (domain/machine.py): a StartHand that comes within `hand_pause_seconds` of the table's last hand is kept with
@@ -113,6 +117,8 @@ class TableHost:
         """Set once interrupted hands are void and the shard consumes its commands."""
         self._lock = asyncio.Lock()
         self._hands: dict[str, LiveHand] = {}
+        self._tables: dict[str, Table] = {}
+        """Table id -> the table as saved by the last committed or pending transaction (dropped by `_forget`)."""
         self._stale: set[str] = set()
         self._waiting: dict[str, datetime] = {}
         """Table id -> when the StartHand it keeps is dealt (as saved)."""
@@ -281,7 +287,7 @@ class TableHost:
         await self.runtime.outbox.add(session, opened)
 
     async def _connection(self, session: AsyncSession, command: contract.PlayerConnection) -> None:
-        table = await store.load_table(session, command.table_id)
+        table = self._tables.get(command.table_id) or await store.load_table(session, command.table_id)
         scope = table.protection_scope if table else ""
         used = await store.protections_used(session, scope, command.player_id)
         await self._run(
@@ -291,7 +297,7 @@ class TableHost:
     async def _run(self, session: AsyncSession, table_id: str, command: Command | None, step: Step) -> None:
         """Load the table, apply `step`, save the table, its hand and the events. `command` None: the clock."""
         now = self.clock.now()
-        table = await store.load_table(session, table_id)
+        table = self._tables.pop(table_id, None) or await store.load_table(session, table_id)
         if table is None or table.shard != self.shard:
             if command is not None:
                 await self._refuse(session, table_id, command, Refusal("unknown_table", f"no table {table_id} here"))
@@ -347,6 +353,8 @@ class TableHost:
             self._hands.pop(table.table_id, None)
         else:
             self._hands[table.table_id] = machine.live
+        if table.status != "closed":
+            self._tables[table.table_id] = table
 
     def _index(self, table: Table) -> None:
         """Keep the clock's list of kept hands and the gauge of tables nobody plays at in step with the table."""
@@ -423,6 +431,7 @@ class TableHost:
         """Drop the cached hand of a table whose transaction failed: the next tick rebuilds it from the database
         (and asks the player to act again)."""
         self._hands.pop(table_id, None)
+        self._tables.pop(table_id, None)
         if table_id:
             self._stale.add(table_id)
 

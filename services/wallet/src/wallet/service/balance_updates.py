@@ -68,4 +68,4 @@ async def settle(session: AsyncSession, answer: Mapping[str, Any] | None = None)
     deferred: _Deferred = session.info.pop(_DEFERRED, _Deferred())
     await apply_changes(session, deferred.changes, Riders(answer, tuple(deferred.events)))
     if deferred.outbox is not None:
-        deferred.outbox.written.set()  # wakes the relay; harmless if the transaction still rolls back
+        deferred.outbox.wake_after_commit(session)
