@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import RowMapping, Select, func, select, update
+from sqlalchemy import RowMapping, Select, and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters.orm import registrations, runs, standings, tournaments
@@ -254,6 +254,29 @@ async def registration(session: AsyncSession, tournament_id: str, player_id: str
     return None if row is None else _registration(row)
 
 
+_REGISTRATION_PREFIX = "registration_"
+
+
+async def with_registration(
+    session: AsyncSession, tournament_id: str, player_id: str
+) -> tuple[TournamentRecord, Registration | None] | None:
+    """The tournament and the player's registration (None: never registered) in one round trip. Not for a
+    read under the tournament's lock: on PostgreSQL a `FOR UPDATE OF tournaments` that waited for the lock
+    returns the registration as it was before the wait (the statement's snapshot), not as the lock's holder
+    left it; lock with `get(lock=True)` and read the registration in a statement of its own."""
+    joined = and_(registrations.c.tournament_id == tournaments.c.tournament_id, registrations.c.player_id == player_id)
+    query = (
+        select(tournaments, *(column.label(_REGISTRATION_PREFIX + column.name) for column in registrations.c))
+        .select_from(tournaments.outerjoin(registrations, joined))
+        .where(tournaments.c.tournament_id == tournament_id)
+    )
+    row = (await session.execute(query)).mappings().first()
+    if row is None:
+        return None
+    own = {column.name: row[_REGISTRATION_PREFIX + column.name] for column in registrations.c}
+    return _record(row), None if own["player_id"] is None else _registration(own)
+
+
 async def registrations_of(
     session: AsyncSession, tournament_id: str, statuses: Sequence[RegistrationStatus] | None = None
 ) -> list[Registration]:
@@ -285,8 +308,9 @@ async def registered_count(session: AsyncSession, tournament_id: str) -> int:
     return int(await session.scalar(query) or 0)
 
 
-async def put_registration(session: AsyncSession, registration: Registration) -> None:
-    """Insert the registration, or replace the player's earlier one (a new attempt after leaving or failing)."""
+async def put_registration(session: AsyncSession, registration: Registration, *, replacing: bool) -> None:
+    """Insert the registration, or (`replacing`) replace the player's earlier one: a new attempt after leaving
+    or failing. The caller read the earlier one under the tournament's lock, so it knows which."""
     values = {
         "concessionaire_id": registration.concessionaire_id,
         "entry": registration.entry,
@@ -297,11 +321,16 @@ async def put_registration(session: AsyncSession, registration: Registration) ->
         "fee_cents": registration.fee_cents,
         "registered_at": registration.registered_at,
     }
-    where = (
-        registrations.c.tournament_id == registration.tournament_id,
-        registrations.c.player_id == registration.player_id,
-    )
-    if (await session.execute(update(registrations).where(*where).values(**values))).rowcount == 0:  # type: ignore[attr-defined]
+    if replacing:
+        await session.execute(
+            update(registrations)
+            .where(
+                registrations.c.tournament_id == registration.tournament_id,
+                registrations.c.player_id == registration.player_id,
+            )
+            .values(**values)
+        )
+    else:
         await session.execute(
             registrations.insert().values(
                 tournament_id=registration.tournament_id, player_id=registration.player_id, **values

@@ -26,8 +26,9 @@ from tournament_director.adapters.runs import RunCache
 from tournament_director.adapters.wallet import WalletClient
 from tournament_director.settings import Settings
 
-#: What a money step's answer does (its kind's use case), inside the transaction that records the answer.
-Completion = Callable[["Director", AsyncSession, MoneyStep, Answer], Awaitable[None]]
+#: What a money step's answer does (its kind's use case), inside the transaction that records the answer; what
+#: it returns is its driver's (`service.money.Applied`).
+Completion = Callable[["Director", AsyncSession, MoneyStep, Answer], Awaitable[object]]
 
 
 @dataclass

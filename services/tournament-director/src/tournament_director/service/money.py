@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 
 from platform_kit.db import after_commit
@@ -37,19 +38,31 @@ INTERACTIVE = frozenset(
 )
 
 
-async def drive(director: Director, step: MoneyStep) -> MoneyStep:
+@dataclass
+class Applied:
+    """What the completion of a step returned, when this driver applied the answer (None when another driver
+    did, or the wallet was not reached): a request answers from it instead of reading its work back."""
+
+    outcome: object = None
+
+
+async def drive(director: Director, step: MoneyStep, applied: Applied | None = None) -> MoneyStep:
     """Make the step's wallet call and apply the answer; the step as it stands afterwards (still pending when
     the wallet could not be reached). `step` is the step as its caller recorded or read it: the answer is
     applied under the step's lock, once, whoever else drives it meanwhile."""
     if step.status is not StepStatus.PENDING:
         return step
-    made = await director.calls.make(step.call, lambda uow, call, answer: _complete(director, uow, call, answer))
+    made = await director.calls.make(
+        step.call, lambda uow, call, answer: _complete(director, uow, call, answer, applied)
+    )
     if made.status is StepStatus.PENDING:
         director.metrics.money_steps.labels(step.kind, "unavailable").inc()
     return step_of(made)
 
 
-async def _complete(director: Director, uow: UnitOfWork, call: OutgoingCall, answer: Answer) -> None:
+async def _complete(
+    director: Director, uow: UnitOfWork, call: OutgoingCall, answer: Answer, applied: Applied | None = None
+) -> None:
     """The step's answer, applied by its kind's use case in the unit of work that marks the step answered."""
     step = step_of(call)
     if not answer.ok:
@@ -60,7 +73,9 @@ async def _complete(director: Director, uow: UnitOfWork, call: OutgoingCall, ans
             "wallet refused a money step",
             extra={"key": step.idempotency_key, "code": answer.code},
         )
-    await director.completions[step.kind](director, uow.session, step, answer)
+    outcome = await director.completions[step.kind](director, uow.session, step, answer)
+    if applied is not None:
+        applied.outcome = outcome
     after_commit(uow.session, director.metrics.money_steps.labels(step.kind, step.status.value).inc)
 
 

@@ -38,7 +38,7 @@ from tournament_director.service.cancelled import refuse_if_cancelled
 from tournament_director.service.commands import Registered, RegisterPlayer, Unregister
 from tournament_director.service.context import Director
 from tournament_director.service.events import SitAndGoFilled
-from tournament_director.service.money import drive, raise_unless_done, refusal, step_by_key
+from tournament_director.service.money import Applied, drive, raise_unless_done, refusal, step_by_key
 
 OPEN = (Status.ANNOUNCED, Status.REGISTERING)
 #: Refund step kind -> why the player left (`tournament.player.unregistered`).
@@ -54,19 +54,17 @@ async def register(director: Director, command: RegisterPlayer) -> Registered:
     """Two units of work: the seat held with its payment recorded, then (after the wallet's answer) the answer
     applied; a freeroll or an entry paid from this tournament's own escrow is registered in the first."""
     t, player = command.tournament_id, command.player_id
-    # Reads without a transaction (one round trip each on PostgreSQL): what they find is checked again where
-    # it matters, under the seat's lock in `_hold_seat`.
+    # A read without a transaction (one round trip on PostgreSQL): what it finds is checked again where it
+    # matters, under the seat's lock in `_hold_seat`.
     async with director.runtime.units.reading() as session:
-        tournament = await _tournament(session, t)
-        previous = await tournaments.registration(session, t, player)
+        tournament, previous = await _tournament(session, t, player)
         paid = None  # the payment of an earlier request: this one may be its repeat
         if previous is not None and previous.status in (RegistrationStatus.PAYING, RegistrationStatus.REGISTERED):
             paid = await money_steps.by_key(session, _payment_key(previous))
     if previous is not None and previous.status is RegistrationStatus.PAYING:
         # The same registration, asked again.
         assert paid is not None, f"{previous} is paying without a money step"
-        raise_unless_done(await drive(director, paid))
-        return await _registered(director, t, player)
+        return await _paid(director, paid)
     if previous is not None and previous.status is RegistrationStatus.REGISTERED:
         if command.client_key is not None and paid is not None and paid.client_key == command.client_key:
             return await _registered(director, t, player)  # a retry of the request
@@ -82,17 +80,30 @@ async def register(director: Director, command: RegisterPlayer) -> Registered:
     await _check_eligible(director, tournament, player)
     await _open_account(director, tournament, command)
     async with director.unit() as uow:
-        step = await _hold_seat(director, uow.session, command)
-    if step is not None:
-        raise_unless_done(await drive(director, step))
-    return await _registered(director, t, player)
+        held = await _hold_seat(director, uow.session, command)
+    return held if isinstance(held, Registered) else await _paid(director, held)
 
 
-async def _tournament(session: AsyncSession, tournament_id: str) -> TournamentRecord:
-    tournament = await tournaments.get(session, tournament_id)
-    if tournament is None:
+async def _paid(director: Director, step: MoneyStep) -> Registered:
+    """The registration once its payment step is driven: answered from the unit of work that applied the
+    wallet's answer when this request applied it, read back when another driver did (or the player was too
+    late and is refunded: `_registered` refuses)."""
+    applied = Applied()
+    raise_unless_done(await drive(director, step, applied))
+    if isinstance(applied.outcome, Registered):
+        return applied.outcome
+    assert step.player_id is not None
+    return await _registered(director, step.tournament_id, step.player_id)
+
+
+async def _tournament(
+    session: AsyncSession, tournament_id: str, player_id: str
+) -> tuple[TournamentRecord, Registration | None]:
+    """The tournament and the player's registration in it, if any (not locked)."""
+    found = await tournaments.with_registration(session, tournament_id, player_id)
+    if found is None:
         raise NotFound("tournament_not_found", f"No tournament {tournament_id}.")
-    return tournament
+    return found
 
 
 async def _check_eligible(director: Director, tournament: TournamentRecord, player_id: str) -> None:
@@ -120,8 +131,9 @@ async def _open_account(director: Director, tournament: TournamentRecord, reques
         raise refusal(answer)
 
 
-async def _hold_seat(director: Director, session: AsyncSession, request: RegisterPlayer) -> MoneyStep | None:
-    """Hold a seat and record the payment; None when there is nothing to pay (a freeroll: registered now)."""
+async def _hold_seat(director: Director, session: AsyncSession, request: RegisterPlayer) -> MoneyStep | Registered:
+    """Hold a seat and record the payment; registered at once when there is nothing to pay (a freeroll, a
+    ticket given back here earlier)."""
     tournament_id = request.tournament_id
     tournament = await tournaments.get(session, tournament_id, lock=True)
     assert tournament is not None
@@ -163,10 +175,9 @@ async def _hold_seat(director: Director, session: AsyncSession, request: Registe
         fee_cents=price.fee_cents,
         registered_at=now,
     )
-    await tournaments.put_registration(session, registration)
+    await tournaments.put_registration(session, registration, replacing=previous is not None)
     if status is RegistrationStatus.REGISTERED:
-        await _announce(director, session, tournament, registration)
-        return None
+        return await _announce(director, session, tournament, registration)
     return await _record_payment(director, session, tournament, registration, request.client_key)
 
 
@@ -228,7 +239,8 @@ async def _registered(director: Director, tournament_id: str, player_id: str) ->
 
 async def _announce(
     director: Director, session: AsyncSession, tournament: TournamentRecord, registration: Registration
-) -> None:
+) -> Registered:
+    """The player is registered: the event, the sit'n'go filled, and the request's answer."""
     count = await tournaments.registered_count(session, tournament.tournament_id)
     registered = events.PlayerRegistered(
         tournament_id=tournament.tournament_id,
@@ -239,10 +251,14 @@ async def _announce(
     await director.runtime.outbox.add(session, registered)
     if tournament.definition.kind is TournamentKind.SIT_AND_GO and count == tournament.definition.max_players:
         await director.reactions.raise_event(session, SitAndGoFilled(tournament.tournament_id))  # P-3.1
+    return Registered(tournament.tournament_id, registration.player_id, registration.entry, count)
 
 
-async def on_entry_paid(director: Director, session: AsyncSession, step: MoneyStep, answer: Answer) -> None:
-    """Completion of `buy_in` and `ticket_entry` steps."""
+async def on_entry_paid(
+    director: Director, session: AsyncSession, step: MoneyStep, answer: Answer
+) -> Registered | None:
+    """Completion of `buy_in` and `ticket_entry` steps: the registration's answer when the player is registered
+    (`_paid` answers with it)."""
     assert step.player_id is not None
     t = step.tournament_id
     tournament = await tournaments.get(session, t, lock=True)
@@ -252,16 +268,16 @@ async def on_entry_paid(director: Director, session: AsyncSession, step: MoneySt
         await tournaments.set_registration_status(session, t, step.player_id, RegistrationStatus.FAILED)
         if registration.ticket_code is not None:
             await tickets.use(session, registration.ticket_code, None, None)
-        return
+        return None
     if step.kind is StepKind.BUY_IN:
         price = tournament.definition.buy_in
         amounts = jackpots.contributions(tournament, price, director.settings.tax_rate_bps)
         await jackpots.credit(session, tournament, registration.concessionaire_id, amounts)
     if tournament.status is not Status.REGISTERING or registration.status is not RegistrationStatus.PAYING:
         await give_back(director, session, tournament, registration, kind=StepKind.LATE_REFUND)
-        return
+        return None
     await tournaments.set_registration_status(session, t, step.player_id, RegistrationStatus.REGISTERED)
-    await _announce(director, session, tournament, registration)
+    return await _announce(director, session, tournament, registration)
 
 
 async def unregister(director: Director, command: Unregister) -> int:
