@@ -203,11 +203,11 @@ class OutboxRelay:
         return published
 
     async def _publish_all(self, messages: Sequence[tuple[str, str]]) -> list[BaseException | None]:
-        """Each message's (routing key, envelope) outcome: None once the broker confirmed it, else why not. Bounded by `batch_timeout`: a
-        publish can wait without end (aio-pika waits for a robust channel being restored with no time limit),
-        and this relay holds the turn that every replica's relay waits for; past the bound the whole batch
-        counts as failed and is published again in the next cycle (the confirmed ones too: inboxes absorb
-        the repeats)."""
+        """Each message's (routing key, envelope) outcome: None once the broker confirmed it, else why not.
+        Bounded by `batch_timeout`: a publish can wait without end (aio-pika waits with no time limit for a
+        robust channel being restored), and this relay holds the turn that every replica's relay waits for;
+        past the bound the whole batch counts as failed and is published again in the next cycle (the
+        confirmed ones too: inboxes absorb the repeats)."""
         try:
             async with asyncio.timeout(self.batch_timeout):
                 return await asyncio.gather(

@@ -100,6 +100,10 @@ class Delivery:
     only_player: str | None = None
 
 
+#: The lobby's public news, which goes through `LobbyNews` (its registrations coalesced).
+PUBLIC_LOBBY = Delivery(LOBBY)
+
+
 def deliveries(event_type: str, payload: Mapping[str, Any]) -> list[Delivery]:
     """Where one event goes (pure: the table above)."""
     service = event_type.split(".", 1)[0]
@@ -178,7 +182,7 @@ class StreamFanout:
             log.warning("event without the ids its channels need", extra={"type": envelope.type, "id": envelope.id})
             return
         for route in routes:
-            if route == Delivery(LOBBY):
+            if route == PUBLIC_LOBBY:
                 self._lobby.publish(message)
             elif _valid(route.channel):
                 self._hub.publish(route.channel, message, only_player=route.only_player)
