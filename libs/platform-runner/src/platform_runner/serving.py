@@ -17,6 +17,11 @@ from platform_kit.settings import ServiceSettings
 #: drops idle connections after 5 s; load balancers commonly after 60 s): a server that closes a connection in
 #: the instant a client reuses it makes that request fail with "server disconnected" before it was read.
 KEEP_ALIVE_SECONDS = 75
+#: WebSocket messages are sent uncompressed. With permessage-deflate (uvicorn's default, and every browser asks
+#: for it) each socket keeps its own compressor, so a table event fanned out to ten sockets is compressed ten
+#: times, and each socket holds the compressor's memory for its life: the gateway's CPU and RSS grew with the
+#: sockets, not the events (issue 14). Our messages are a few hundred bytes of JSON; the bytes saved do not pay.
+WEBSOCKET_COMPRESSION = False
 
 
 class _Server(uvicorn.Server):
@@ -39,6 +44,7 @@ def server_config(app: FastAPI, settings: ServiceSettings) -> uvicorn.Config:
         access_log=False,
         lifespan="on",
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        ws_per_message_deflate=WEBSOCKET_COMPRESSION,
     )
 
 
