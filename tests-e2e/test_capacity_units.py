@@ -133,6 +133,14 @@ def test_human_pace_speeds_up_after_its_duration_and_the_action_clock_outlasts_i
     assert Pace((5.0, 5.0)).phase() is None
 
 
+def test_a_tournament_is_called_stalled_only_after_a_hand_at_the_slowest_pace_could_have_ended() -> None:
+    """At human pace the first hands of a big tournament start together and take minutes: a flat 90 s called
+    the 3,000-player run stalled before any of them ended."""
+    assert Options(scenario="mtt", duration_seconds=60).stall_after == 4 * 9 * 8.0
+    assert Options(scenario="mtt", fast=True).stall_after == 90.0
+    assert Options(scenario="mtt", fast=True, stall_seconds=30.0).stall_after == 30.0
+
+
 def _bot() -> CapacityBot:
     session = Session(httpx.AsyncClient(), "http://gateway")
     session.principal = {"id": "me"}

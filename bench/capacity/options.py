@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 SCENARIOS = ("mtt", "sng", "toto-rush")
 HUMAN_THINK = (2.0, 8.0)
 FAST_THINK = (0.0, 0.2)
+ROUNDS_PER_HAND = 4
+SEATS_PER_TABLE = 9
 #: Bots one load-generator process drives before a second one is worth its share of the two cores.
 BOTS_PER_PROCESS = 1500
 
@@ -43,8 +45,8 @@ class Options:
     level_seconds: int | None = None
     #: From the start of the play to the end of every tournament or the draw's last payout.
     play_timeout: float = 1800.0
-    #: A tournament whose tables show no new chip counts for this long has stalled.
-    stall_seconds: float = 90.0
+    #: A tournament whose tables show no new chip counts for this long has stalled. None: `stall_after`.
+    stall_seconds: float | None = None
     queue_sample_seconds: float = 5.0
 
     @property
@@ -78,6 +80,16 @@ class Options:
         return math.ceil(max(self.think_range[1], HUMAN_THINK[1] if self.human_seconds else 0.0)) + 10
 
     @property
+    def stall_after(self) -> float:
+        """Chip counts change when a hand ends: a hand of four betting rounds at nine seats with every bot at the
+        slow end of its range ends within this, 90 s at least. (A flat 90 s called the first hands of a
+        3,000-player tournament at human pace a stall: they all started together and none had ended yet.)"""
+        if self.stall_seconds is not None:
+            return self.stall_seconds
+        slowest = max(self.think_range[1], HUMAN_THINK[1] if self.human_seconds else 0.0)
+        return max(90.0, ROUNDS_PER_HAND * SEATS_PER_TABLE * slowest)
+
+    @property
     def bettors(self) -> int:
         return max(1, math.ceil(self.coupons / self.coupons_per_bettor))
 
@@ -86,7 +98,7 @@ class Options:
         if self.scenario == "mtt":
             return self.players
         if self.scenario == "sng":
-            return 9 * self.tables
+            return SEATS_PER_TABLE * self.tables
         return self.bettors
 
     @property

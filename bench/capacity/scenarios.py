@@ -29,9 +29,8 @@ from tournament_director.domain.templates import scheduled_mtt
 from capacity.checks import Played
 from capacity.fleet import Fleet
 from capacity.loadgen import PaceSpec
-from capacity.options import FAST_THINK, Options
+from capacity.options import FAST_THINK, SEATS_PER_TABLE, Options
 
-SIT_AND_GO_SEATS = 9
 #: Bets close this long after the window in which the coupons are sent.
 CLOSE_MARGIN_SECONDS = 5.0
 WATCH_SECONDS = 2.0
@@ -120,9 +119,9 @@ class Stage:
                     del pending[tournament_id]
                 elif (seen := progress(view)) != seen_last.get(tournament_id):
                     seen_last[tournament_id], moved[tournament_id] = seen, time.monotonic()
-                elif time.monotonic() - moved[tournament_id] > self.options.stall_seconds:
+                elif time.monotonic() - moved[tournament_id] > self.options.stall_after:
                     raise Stalled(f"tournament {tournament_id} stalled ({view['status']}): no change at its tables or registrations "
-                                  f"for {self.options.stall_seconds:.0f} s; {len(pending)} tournaments not over")  # fmt: skip
+                                  f"for {self.options.stall_after:.0f} s; {len(pending)} tournaments not over")  # fmt: skip
             await asyncio.sleep(WATCH_SECONDS)
 
 
@@ -153,8 +152,8 @@ async def sng(stage: Stage) -> Played:
     o = stage.options
     definition = sit_and_go(o.blind_level_seconds)
     tournaments = [await stage.create(definition) for _ in range(o.tables)]
-    await stage.sign_up("Sng", SIT_AND_GO_SEATS * o.tables)
-    per_player = [tournaments[n // SIT_AND_GO_SEATS].tournament_id for n in range(len(stage.players))]
+    await stage.sign_up("Sng", SEATS_PER_TABLE * o.tables)
+    per_player = [tournaments[n // SEATS_PER_TABLE].tournament_id for n in range(len(stage.players))]
     await stage.play(tournaments, per_player, register_window=o.window)
     return Played(tournaments=tuple(tournaments))
 
