@@ -19,7 +19,7 @@ import httpx
 import pytest
 from capacity.balancer import Balancer
 from capacity.bot import CapacityBot, Pace
-from capacity.client import MeteredClient, retry_after
+from capacity.client import MeteredClient, retry_after, spread
 from capacity.fleet import slices
 from capacity.metrics import Meter, quantiles, route_of
 from capacity.options import CI, Options, from_arguments, parser
@@ -62,6 +62,12 @@ def test_meters_merge_and_give_rates_over_their_span() -> None:
 )  # fmt: skip
 def test_a_refusal_is_a_429_or_a_503_naming_its_wait(status: int, headers: dict[str, str], wait: float | None) -> None:
     assert retry_after(httpx.Response(status, headers=headers)) == wait
+
+
+def test_refused_clients_come_back_spread_over_half_their_wait_again() -> None:
+    rng = random.Random(7)
+    pauses = [spread(2.0, rng) for _ in range(1000)]
+    assert 2.0 <= min(pauses) < 2.1 and 2.9 < max(pauses) <= 3.0
 
 
 async def test_the_client_waits_out_refusals_and_counts_them_apart_from_errors() -> None:

@@ -64,8 +64,10 @@ class LoadGenerator:
         self.seed = seed
         limits = httpx.Limits(max_connections=BOTS_PER_CLIENT, max_keepalive_connections=BOTS_PER_CLIENT)
         self.clients = [
-            MeteredClient(self.meter, base_url=gateway, timeout=httpx.Timeout(30.0), limits=limits)
-            for _ in range(max(1, math.ceil(bots / BOTS_PER_CLIENT)))
+            MeteredClient(
+                self.meter, random.Random(seed + n), base_url=gateway, timeout=httpx.Timeout(30.0), limits=limits
+            )
+            for n in range(max(1, math.ceil(bots / BOTS_PER_CLIENT)))
         ]
         self.http = self.clients[0]  # the cashier's and the staff's
         self.gateway = gateway
