@@ -5,6 +5,7 @@ week's draw open, and a newcomer bets on it from the lobby."""
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from typing import Any
@@ -90,5 +91,45 @@ def test_issue17_the_first_lobby_offers_the_weeks_draw_and_a_newcomer_bets_on_it
         page.wait_for_selector("tr[data-coupon]")
         assert "€0.10" in page.locator("tr[data-coupon]").first.inner_text()
         screenshot(page, "weekly-draw")
+    finally:
+        page.close()
+
+
+@pytest.mark.timeout(300)
+def test_issue14_a_registration_refused_for_overload_is_sent_again_under_the_same_key(
+    platform_url: str, browser: Any, screenshot: Any
+) -> None:
+    """In a registration rush the director refuses what it cannot take yet (503 `director_busy`, Retry-After):
+    the client waits that long and sends the same request again under the same Idempotency-Key (never charged
+    twice), instead of showing the player an error."""
+    page = browser.new_page(viewport=DESKTOP)
+    keys: list[str | None] = []
+
+    def busy_once(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        keys.append(route.request.headers.get("idempotency-key"))
+        if len(keys) > 1:
+            route.continue_()
+            return
+        refusal = {"type": "urn:problem:director_busy", "title": "Busy", "status": 503, "code": "director_busy"}
+        route.fulfill(
+            status=503, headers={"Retry-After": "1"}, content_type="application/problem+json", body=json.dumps(refusal)
+        )
+
+    try:
+        sign_up_in_browser(page, platform_url, f"Rush{uuid.uuid4().hex[:6]}")
+        wait_for_welcome_credit(page, platform_url)
+        page.route("**/api/v1/tournaments/*/registrations", busy_once)
+        page.goto(f"{platform_url}/#/lobby")
+        card = open_cards(page, "Heads-up Sit & Go").first
+        card.wait_for(timeout=30000)
+        card.locator("button[data-tournament]").click()
+        page.locator("text=The platform is busy").first.wait_for(timeout=30000)
+        screenshot(page, "busy")
+        # Registered on the second try: a house bot takes the other seat and the client opens the table.
+        page.wait_for_url("**/#/table/*", timeout=90000)
+        assert len(keys) == 2 and keys[0] is not None and keys[0] == keys[1]
     finally:
         page.close()

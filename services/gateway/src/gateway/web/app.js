@@ -262,7 +262,24 @@ const session = {
 };
 
 /* ---- API calls: problem+json errors become thrown objects with `code` and `title` ----------------------- */
-async function request(method, path, body, { auth = true, retried = false, headers = {} } = {}) {
+/* How long a request waits out the platform's refusals for overload before the player sees the refusal. */
+const BUSY_PATIENCE_MS = 30000;
+
+/* The wait before sending a request again that the platform refused for overload (a 429, or a 503 with
+ * Retry-After: `director_busy` in a registration rush, `outcome_pending` when a payment is slow), or null.
+ * Only a request that is safe to repeat is repeated: a read, or a write under its Idempotency-Key, which the
+ * platform never carries out twice and answers with the first outcome. The wait is what Retry-After asks, plus
+ * up to half again at random, so that players refused in the same second do not all come back in the same
+ * second. */
+function busyPause(response, method, headers) {
+  if (response.status !== 429 && response.status !== 503) return null;
+  if (method !== "GET" && !headers["Idempotency-Key"]) return null;
+  const seconds = Number(response.headers.get("Retry-After") ?? NaN);
+  if (!Number.isFinite(seconds) || seconds < 0) return null;
+  return seconds * 1000 * (1 + Math.random() / 2);
+}
+
+async function request(method, path, body, { auth = true, retried = false, headers = {}, waited = 0 } = {}) {
   const sent = { Accept: "application/json", ...headers };
   if (body !== undefined) sent["Content-Type"] = "application/json";
   if (auth) sent.Authorization = `Bearer ${await session.validAccessToken()}`;
@@ -272,7 +289,15 @@ async function request(method, path, body, { auth = true, retried = false, heade
   if (response.ok) return data;
   if (auth && !retried && response.status === 401 && data.code === "token_expired") {
     await session.refresh();
-    return request(method, path, body, { auth, retried: true, headers });
+    return request(method, path, body, { auth, retried: true, headers, waited });
+  }
+  const pause = busyPause(response, method, headers);
+  if (pause !== null && waited + pause <= BUSY_PATIENCE_MS) {
+    if (waited === 0 && method !== "GET") {
+      toast(say("The platform is busy: your request is being sent again…", "La piattaforma è occupata: la richiesta viene ripetuta…"));
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    return request(method, path, body, { auth, retried, headers, waited: waited + pause });
   }
   throw { status: response.status, ...data };
 }
