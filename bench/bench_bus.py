@@ -120,6 +120,40 @@ async def run_split(url: str, events: int) -> tuple[str, int, float, float]:
     return "RabbitMQ + PostgreSQL, consumer in its own process", events, events / written, events / (done - started)
 
 
+async def relay_alone(events: int) -> tuple[float, float]:
+    """The relay by itself on RabbitMQ + PostgreSQL, from a full outbox to an empty one, the broker routing to one
+    quorum queue: events per second, and its CPU microseconds per event (this process's CPU time, which the other
+    processes sharing the machine disturb far less than they do its wall-clock rate)."""
+    url = await create_database()
+    try:
+        db = Database(url)
+        await create_schema(db)
+        bus = RabbitBus(RABBITMQ_URL)
+        await bus.start()
+        queue = f"bench-{uuid.uuid4().hex[:8]}"
+        await bus.subscribe(queue, [CreditGranted.TYPE], _ignore)
+        await bus.close()  # the queue stays, bound: the published events have somewhere to go
+        await bus.start()
+        outbox = Outbox(metadata.tables["outbox"], producer="bench")
+        await produce(db, outbox, events)
+        relay = OutboxRelay(db, outbox, bus, batch_size=500)
+        started, cpu_started = time.perf_counter(), time.process_time()
+        while await relay.publish_pending():
+            pass
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        assert relay.published_total == events, relay.published_total
+        await delete_queues(queue, f"{queue}.dead")
+        await bus.close()
+        await db.dispose()
+    finally:
+        await drop_database(url)
+    return events / elapsed, cpu / events * 1e6
+
+
+async def _ignore(_: Envelope) -> None:
+    return None
+
+
 async def produce(db: Database, outbox: Outbox, events: int) -> None:
     for first in range(0, events, PER_TRANSACTION):
         async with db.transaction() as session:
@@ -221,6 +255,7 @@ async def main(events: int) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             database = Database(f"sqlite+aiosqlite:///{tmp}/bench.db")
             rows.append(await run(label, database, InMemoryBus(), events, batched=batched))
+    relayed, relay_cpu = await relay_alone(events)
     published, consumed = await broker_ceiling(events)
     committed = await postgres_ceiling()
     print(f"\nOutbox → bus → inbox, {events} events, {PER_TRANSACTION} events per producer transaction")
@@ -230,6 +265,10 @@ async def main(events: int) -> None:
     print(f"|{'-' * 52}|{'-' * 9}|{'-' * 12}|{'-' * 14}|")
     for label, count, write_rate, rate in rows:
         print(f"| {label:<50} | {count:>7} | {write_rate:>10,.0f} | {rate:>12,.0f} |")
+    print(
+        f"\nThe relay alone (RabbitMQ + PostgreSQL, a full outbox emptied in batches of 500): {relayed:,.0f} events/s,"
+    )
+    print(f"{relay_cpu:,.0f} µs of its process's CPU per event")
     print("\nThe infrastructure's own ceilings, same run:\n")
     print(f"| {'peer':<60} | {'per second':>10} |")
     print(f"|{'-' * 62}|{'-' * 12}|")

@@ -114,7 +114,7 @@ def serve_gateway(port: int, database_url: str) -> None:
     async def publish(count: int, interval_ms: float) -> None:
         for n in range(count):
             event = ChatPosted(table_id=TABLE, player_id="bench", text=f"{n}:{time.time_ns()}")
-            await bus.publish(Envelope.wrap(event, producer="bench"), event.TYPE)
+            await bus.publish(Envelope.wrap(event, producer="bench").outgoing(event.TYPE))
             await asyncio.sleep(interval_ms / 1000)
 
     publishing: set[asyncio.Task[None]] = set()

@@ -82,7 +82,7 @@ class StandInEngine:
             shown=[],
             busted_player_ids=[],
         )
-        await self.bus.publish(Envelope.wrap(fact, producer="table-engine"))
+        await self.bus.publish(Envelope.wrap(fact, producer="table-engine").outgoing())
 
 
 async def start_tournament(director: Director, engine: StandInEngine, players: int) -> None:

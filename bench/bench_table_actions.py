@@ -116,7 +116,7 @@ class Bots:
         async with self.slots:
             started = time.perf_counter()
             key = command_routing_key(command, table_id, self.shards)
-            await self.bus.publish(Envelope.wrap(command, producer="bench"), routing_key=key)
+            await self.bus.publish(Envelope.wrap(command, producer="bench").outgoing(key))
             answer = await self.inboxes[table_id].get()
             self.latencies.append(time.perf_counter() - started)
             return answer
@@ -144,7 +144,7 @@ class Bots:
     async def topped_up(self, table_id: str, player_id: str) -> None:
         command = contract.AddChips(table_id=table_id, player_id=player_id, amount=STACK, reason="rebuy")
         await self.bus.publish(
-            Envelope.wrap(command, producer="bench"), routing_key=command_routing_key(command, table_id, self.shards)
+            Envelope.wrap(command, producer="bench").outgoing(command_routing_key(command, table_id, self.shards))
         )
 
     def answer(self, table_id: str, request: dict[str, Any]) -> contract.PlayerAct:
@@ -180,8 +180,9 @@ async def service_path(label: str, url: str, tables: int, in_flight: int, action
                     table_id=name, tournament_id="bench", max_seats=9, betting_structure="no_limit", seats=seats
                 )
                 await bus.publish(
-                    Envelope.wrap(opened, producer="bench"),
-                    routing_key=command_routing_key(opened, name, settings.table_engine_shards),
+                    Envelope.wrap(opened, producer="bench").outgoing(
+                        command_routing_key(opened, name, settings.table_engine_shards)
+                    )
                 )
             await bus.drain()
             await runtime.relay.flush()

@@ -282,7 +282,7 @@ class Gateway:
 
     def publish(self, event: Event) -> None:
         envelope = Envelope.wrap(event, producer="table-engine")
-        asyncio.run_coroutine_threadsafe(self.bus.publish(envelope, event.routing_key()), self.loop).result(5)
+        asyncio.run_coroutine_threadsafe(self.bus.publish(envelope.outgoing(event.routing_key())), self.loop).result(5)
 
     def commands(self, command_type: str) -> list[dict[str, Any]]:
         return [envelope.payload for _, envelope in self.bus.published if envelope.type == command_type]

@@ -6,15 +6,15 @@ import asyncio
 import sys
 
 from messaging_fixture import metadata
-from platform_kit.bus import Envelope
+from platform_kit.bus import OutgoingMessage
 from platform_kit.bus.rabbitmq import RabbitBus
 from platform_kit.db import Database
 from platform_kit.outbox import Outbox, OutboxRelay
 
 
 class HangAfterPublish(RabbitBus):
-    async def publish(self, envelope: Envelope, routing_key: str | None = None) -> None:
-        await super().publish(envelope, routing_key)
+    async def publish(self, message: OutgoingMessage) -> None:
+        await super().publish(message)
         print("PUBLISHED", flush=True)
         await asyncio.Event().wait()  # killed here, between the broker's confirm and mark-sent
 

@@ -36,7 +36,7 @@ async def test_failing_handler_is_retried_then_dead_lettered() -> None:
 
     await bus.subscribe("q", ["test.#"], flaky, max_deliveries=4)
     envelope = Envelope.wrap(CreditGranted(account="a", amount=1), producer="test")
-    await bus.publish(envelope)
+    await bus.publish(envelope.outgoing())
     await eventually(lambda: _true(bool(bus.dead_letters("q"))))
     assert seen == [envelope.id] * 4
     assert [dead.id for dead in bus.dead_letters("q")] == [envelope.id]
@@ -56,7 +56,7 @@ async def test_each_queue_gets_its_own_copy_in_order() -> None:
     await bus.subscribe("a", ["test.credit.*"], recorder("a"))
     await bus.subscribe("b", ["other.#"], recorder("b"))
     for amount in range(5):
-        await bus.publish(Envelope.wrap(CreditGranted(account="x", amount=amount), producer="test"))
+        await bus.publish(Envelope.wrap(CreditGranted(account="x", amount=amount), producer="test").outgoing())
     await bus.drain()
     assert got == {"a": [0, 1, 2, 3, 4], "b": []}
     await bus.close()

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 from messaging_fixture import CreditGranted, create_schema, metadata
-from platform_kit.bus import Envelope, InMemoryBus
+from platform_kit.bus import InMemoryBus, OutgoingMessage
 from platform_kit.db import Database
 from platform_kit.outbox import Outbox, OutboxRelay
 from sqlalchemy import text
@@ -54,7 +54,7 @@ class HangingBus(InMemoryBus):
     """A broker whose publish never returns, as aio-pika's does while it waits for a channel that is not
     restored."""
 
-    async def publish(self, envelope: Envelope, routing_key: str | None = None) -> None:
+    async def publish(self, message: OutgoingMessage) -> None:
         await asyncio.Event().wait()
 
 

@@ -66,7 +66,7 @@ async def test_p1_4_a_private_event_published_without_a_key_goes_under_its_decla
     await bus.subscribe("owner", ["private.table.#"], to_owner)
     await bus.start()
     hole = HoleCardsDealt(table_id="t-1", hand_id="h-1", player_id="p1", seat=1, cards=["As", "Kd"])
-    await bus.publish(Envelope.wrap(hole, producer="test"))
+    await bus.publish(Envelope.wrap(hole, producer="test").outgoing())
     await bus.drain()
     await bus.close()
     assert (public, owner, [key for key, _ in bus.published]) == (

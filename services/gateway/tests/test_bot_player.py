@@ -29,7 +29,7 @@ class Served:
         self.url, self.bus, self.app = url, bus, app
 
     async def publish(self, event: Event) -> None:
-        await self.bus.publish(Envelope.wrap(event, producer="test"), event.TYPE)
+        await self.bus.publish(Envelope.wrap(event, producer="test").outgoing(event.TYPE))
 
     def subscribers(self, channel: str) -> int:
         return len(self.app.state.services.hub._subscribers.get(channel, ()))

@@ -170,20 +170,20 @@ async def test_p12_5_bans_arrive_from_the_sanctions_registry_and_are_lifted_by_i
     async def login_status() -> int:
         return (await driver.call("POST", "/api/v1/auth/login", json=credentials)).status_code
 
-    await driver.bus.publish(sanction(player_id))
+    await driver.bus.publish(sanction(player_id).outgoing())
     await driver.bus.drain()
     assert await login_status() == 403
     lifted = SanctionLifted(
         sanction_id="sanction-1", player_id=player_id, kind="temporary_ban", reason="overturned_on_appeal"
     )
-    await driver.bus.publish(Envelope.wrap(lifted, producer="rating"))
+    await driver.bus.publish(Envelope.wrap(lifted, producer="rating").outgoing())
     await driver.bus.drain()
     assert await login_status() == 200
 
 
 async def test_p12_5_a_room_ban_from_another_concessionaire_does_not_stop_log_in(driver: Driver) -> None:
     player_id = (await driver.player_session("Traveller"))["principal"]["id"]
-    await driver.bus.publish(sanction(player_id, ban_scope="room", room_id="some-other-concessionaire"))
+    await driver.bus.publish(sanction(player_id, ban_scope="room", room_id="some-other-concessionaire").outgoing())
     await driver.bus.drain()
     credentials = {"login": "Traveller", "password": PASSWORD}
     await driver.call("POST", "/api/v1/auth/login", json=credentials, expect=200)

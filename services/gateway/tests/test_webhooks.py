@@ -144,7 +144,7 @@ async def test_each_partner_gets_its_own_players_events_signed_and_once(
             guarantee_overlay_cents=0,
             ranking=ranking,
         )
-        await driver.bus.publish(Envelope.wrap(finished, producer="tournament-director"))
+        await driver.bus.publish(Envelope.wrap(finished, producer="tournament-director").outgoing())
         escrow = AccountRef(kind="tournament_escrow", owner="t1")
         legs = [
             Posting(debit=escrow, credit=AccountRef(kind="player", owner=p), amount=a, purpose="prize")
@@ -153,7 +153,7 @@ async def test_each_partner_gets_its_own_players_events_signed_and_once(
         payout = OperationPosted(
             operation_id=1, kind="prize_payout", currency="EUR", postings=legs, posted_at=clock.now()
         )
-        await driver.bus.publish(Envelope.wrap(payout, producer="wallet"))
+        await driver.bus.publish(Envelope.wrap(payout, producer="wallet").outgoing())
 
         async def all_in() -> bool:
             return len(receiver.events(alpha.path())) == 5 and len(receiver.events(beta.path())) == 4
@@ -195,8 +195,8 @@ async def test_each_coupons_outcome_reaches_its_players_concessionaire_alone_onc
         ]
         for outcome in outcomes:
             envelope = Envelope.wrap(outcome, producer="totalizator")
-            await driver.bus.publish(envelope)
-            await driver.bus.publish(envelope)  # the bus delivers at least once
+            await driver.bus.publish(envelope.outgoing())
+            await driver.bus.publish(envelope.outgoing())  # the bus delivers at least once
 
         async def all_delivered() -> bool:
             logs = [*await alpha.log(alpha_hook), *await beta.log(beta_hook)]

@@ -38,7 +38,7 @@ class Service:
         return envelope
 
     async def deliver(self, envelope: Envelope) -> None:
-        await self.bus.publish(envelope)
+        await self.bus.publish(envelope.outgoing())
         await self.settle()
 
     async def settle(self) -> None:

@@ -14,10 +14,10 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Column, Integer, MetaData, String, Table, Text, select, text, update
+from sqlalchemy import Column, Integer, MetaData, String, Table, Text, bindparam, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from platform_kit.bus.envelope import Envelope
+from platform_kit.bus.envelope import Envelope, OutgoingMessage
 from platform_kit.bus.transport import Transport
 from platform_kit.db import BigIntPK, Database, UtcDateTime, after_commit
 from platform_kit.events.base import Event
@@ -143,6 +143,19 @@ class OutboxRelay:
         self.published_total = 0
         self._lock_key = zlib.crc32(f"outbox:{outbox.producer}".encode())
         self._task: asyncio.Task[None] | None = None
+        # The cycle's statements, built once: building them cost the relay about a tenth of its time (py-spy,
+        # bench_bus), as much as the UPDATE that marks a batch sent.
+        table = outbox.table
+        self._take_turn = text("SELECT pg_try_advisory_xact_lock(:key)").bindparams(key=self._lock_key)
+        self._unsent = (
+            select(table.c.seq, table.c.message_id, table.c.event_type, table.c.routing_key, table.c.envelope)
+            .where(table.c.published_at.is_(None))
+            .order_by(table.c.seq)
+            .limit(batch_size)
+        )
+        seqs = table.c.seq.in_(bindparam("seqs", expanding=True))
+        self._mark_sent = update(table).where(seqs).values(published_at=bindparam("at"))
+        self._count_failure = update(table).where(seqs).values(attempts=table.c.attempts + 1)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"outbox-relay-{self.outbox.producer}")
@@ -172,38 +185,43 @@ class OutboxRelay:
 
     async def publish_pending(self) -> int:
         """Publish one batch; returns how many rows were published. Also the unit the tests drive."""
-        table = self.outbox.table
-        query = (
-            select(table.c.seq, table.c.routing_key, table.c.envelope)
-            .where(table.c.published_at.is_(None))
-            .order_by(table.c.seq)
-            .limit(self.batch_size)
-        )
         async with self.db.transaction() as session:
             # Replicas of a service share its outbox. One relay at a time publishes, so events leave in the order
             # they were committed (a table's actions must not overtake each other); the others wait their turn.
-            if not self.db.is_sqlite and not await session.scalar(
-                text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": self._lock_key}
-            ):
+            # The turn is its own statement, before the read: a read's snapshot is taken when its statement
+            # starts, so one that took the turn itself could still see the rows the previous holder just sent.
+            if not self.db.is_sqlite and not await session.scalar(self._take_turn):
                 return 0
-            rows = (await session.execute(query)).all()
+            rows = (await session.execute(self._unsent)).all()
             # Publishes of one batch are pipelined on the confirming channel: sent in order, confirmed together.
-            outcomes = await self._publish_all([(routing_key, body) for _, routing_key, body in rows])
-            sent = [seq for (seq, _, _), outcome in zip(rows, outcomes, strict=True) if outcome is None]
-            failed = [seq for (seq, _, _), outcome in zip(rows, outcomes, strict=True) if outcome is not None]
+            outcomes = await self._publish_all(
+                [self._message(row.message_id, row.event_type, row.routing_key, row.envelope) for row in rows]
+            )
+            sent = [row.seq for row, outcome in zip(rows, outcomes, strict=True) if outcome is None]
+            failed = [row.seq for row, outcome in zip(rows, outcomes, strict=True) if outcome is not None]
             if sent:
-                await session.execute(update(table).where(table.c.seq.in_(sent)).values(published_at=datetime.now(UTC)))
+                await session.execute(self._mark_sent, {"seqs": sent, "at": datetime.now(UTC)})
             if failed:
-                await session.execute(
-                    update(table).where(table.c.seq.in_(failed)).values(attempts=table.c.attempts + 1)
-                )
+                await session.execute(self._count_failure, {"seqs": failed})
                 log.warning("outbox publish failed; will retry", extra={"failed": len(failed)})
         published = len(sent)
         self.published_total += published
         return published
 
-    async def _publish_all(self, messages: Sequence[tuple[str, str]]) -> list[BaseException | None]:
-        """Each message's (routing key, envelope) outcome: None once the broker confirmed it, else why not.
+    def _message(self, message_id: str, event_type: str, routing_key: str, envelope: str) -> OutgoingMessage:
+        """A row as it is published: the envelope's stored text as it is, never parsed and serialised again
+        (a pydantic round trip per event the consumer's own parse makes redundant); every row of this outbox was
+        written by its producer."""
+        return OutgoingMessage(
+            body=envelope.encode(),
+            routing_key=routing_key,
+            message_id=message_id,
+            type=event_type,
+            producer=self.outbox.producer,
+        )
+
+    async def _publish_all(self, messages: Sequence[OutgoingMessage]) -> list[BaseException | None]:
+        """Each message's outcome: None once the broker confirmed it, else why not.
         Bounded by `batch_timeout`: a publish can wait without end (aio-pika waits with no time limit for a
         robust channel being restored), and this relay holds the turn that every replica's relay waits for;
         past the bound the whole batch counts as failed and is published again in the next cycle (the
@@ -211,11 +229,7 @@ class OutboxRelay:
         try:
             async with asyncio.timeout(self.batch_timeout):
                 return await asyncio.gather(
-                    *(
-                        self.transport.publish(Envelope.model_validate_json(body), routing_key=routing_key)
-                        for routing_key, body in messages
-                    ),
-                    return_exceptions=True,
+                    *(self.transport.publish(message) for message in messages), return_exceptions=True
                 )
         except TimeoutError as timed_out:
             log.warning("outbox publish timed out; will retry", extra={"rows": len(messages)})

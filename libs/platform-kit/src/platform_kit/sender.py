@@ -65,7 +65,7 @@ class ConfirmedSender:
         envelope = outgoing_envelope(event, self._producer)
         try:
             async with asyncio.timeout(self._timeout):
-                await self._transport.publish(envelope, routing_key)
+                await self._transport.publish(envelope.outgoing(routing_key))
         except Exception as error:  # unreachable, a closed channel, a nack or no confirm in time: all "try again"
             log.warning(
                 "a message was not confirmed by the broker", extra={"type": envelope.type, "error": repr(error)}

@@ -91,11 +91,11 @@ class Harness:
     async def send(self, command: Command) -> None:
         table_id = command.table_id  # type: ignore[attr-defined]
         key = command_routing_key(command, table_id, self.settings.table_engine_shards)
-        await self.bus.publish(Envelope.wrap(command, producer="test"), routing_key=key)
+        await self.bus.publish(Envelope.wrap(command, producer="test").outgoing(key))
         await self.settle()
 
     async def publish(self, event: Event) -> None:
-        await self.bus.publish(Envelope.wrap(event, producer="test"))
+        await self.bus.publish(Envelope.wrap(event, producer="test").outgoing())
         await self.settle()
 
     async def settle(self) -> None:

@@ -151,7 +151,9 @@ async def test_p10_sigkill_mid_hand_voids_the_hand_and_the_next_hand_is_played(
     queue = shard_queue(shard_for(table_id, shards))
 
     async def send(command: Command) -> None:
-        await bus.publish(Envelope.wrap(command, producer="director"), command_routing_key(command, table_id, shards))
+        await bus.publish(
+            Envelope.wrap(command, producer="director").outgoing(command_routing_key(command, table_id, shards))
+        )
 
     async def consuming() -> bool:
         return await consumers_of(rabbitmq_url, queue) > 0

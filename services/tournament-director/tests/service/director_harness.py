@@ -120,7 +120,7 @@ class Bots:
         )
         key = command_routing_key(command, request.table_id, self.shards)
         self.actions += 1
-        await self.bus.publish(Envelope.wrap(command, producer="bots"), routing_key=key)
+        await self.bus.publish(Envelope.wrap(command, producer="bots").outgoing(key))
 
 
 class LosesAnswers(httpx.AsyncBaseTransport):
@@ -254,7 +254,7 @@ class Platform:
         return [envelope.event() for _, envelope in self.bus.published if envelope.type == kind.TYPE]
 
     async def publish(self, event: Event) -> None:
-        await self.bus.publish(Envelope.wrap(event, producer="test"))
+        await self.bus.publish(Envelope.wrap(event, producer="test").outgoing())
 
 
 def _internal(headers: dict[str, str], key: str | None = None) -> dict[str, str]:

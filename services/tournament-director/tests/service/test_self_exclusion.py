@@ -34,8 +34,8 @@ async def test_a_self_excluded_players_open_registrations_are_withdrawn_and_refu
         assert await platform.balance("ann") == FUNDS - 2_000
 
         envelope = Envelope.wrap(self_excluded("ann"), producer="gateway")
-        await platform.bus.publish(envelope)
-        await platform.bus.publish(envelope)  # a redelivery: the inbox makes it a no-op
+        await platform.bus.publish(envelope.outgoing())
+        await platform.bus.publish(envelope.outgoing())  # a redelivery: the inbox makes it a no-op
 
         async def both_refunded() -> list[events.PlayerUnregistered]:
             found = [e for e in platform.events(events.PlayerUnregistered) if e.player_id == "ann"]

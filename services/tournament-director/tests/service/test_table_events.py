@@ -65,7 +65,7 @@ async def test_p10_a_voided_hand_is_dealt_again_and_a_refused_command_is_counted
         voided = table_bus.HandVoided(
             table_id=hand.table_id, tournament_id=t, hand_id=hand.hand_id, hand_no=hand.hand_no, restored=hand.seats
         )
-        await platform.bus.publish(Envelope.wrap(voided, producer="table-engine"))
+        await platform.bus.publish(Envelope.wrap(voided, producer="table-engine").outgoing())
 
         async def dealt_again() -> list[table_bus.StartHand]:
             found = [e for e in platform.events(table_bus.StartHand) if e.table_id == hand.table_id]

@@ -1,6 +1,6 @@
 """The event bus: envelope, transports (RabbitMQ and in-memory), transactional outbox and idempotent inbox."""
 
-from platform_kit.bus.envelope import Envelope
+from platform_kit.bus.envelope import Envelope, OutgoingMessage
 from platform_kit.bus.memory import InMemoryBus
 from platform_kit.bus.transport import BatchHandler, Handler, Transport, topic_matches
 
@@ -16,4 +16,13 @@ def transport_for(url: str) -> Transport:
     raise ValueError(f"unsupported bus url {url!r}: use memory:// or amqp://")
 
 
-__all__ = ["BatchHandler", "Envelope", "Handler", "InMemoryBus", "Transport", "topic_matches", "transport_for"]
+__all__ = [
+    "BatchHandler",
+    "Envelope",
+    "Handler",
+    "InMemoryBus",
+    "OutgoingMessage",
+    "Transport",
+    "topic_matches",
+    "transport_for",
+]

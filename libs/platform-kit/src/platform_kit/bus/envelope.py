@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from platform_kit import correlation
-from platform_kit.events.base import Event, model_for
+from platform_kit.events.base import Event, model_for, routing_key_of
+
+
+@dataclass(frozen=True, slots=True)
+class OutgoingMessage:
+    """An envelope as it goes on the wire: its serialised form, sent as it is, and the properties a broker shows
+    beside it. The outbox stores envelopes serialised; its relay publishes the stored text without parsing it
+    into an `Envelope` and serialising it again (issue 14), so these properties come from the outbox row's
+    columns. The body is the message: a consumer reads everything it needs from it, nothing from the
+    properties (the correlation id, schema version and trace context travel in the body only)."""
+
+    body: bytes
+    routing_key: str
+    message_id: str
+    type: str
+    producer: str
 
 
 class Envelope(BaseModel):
@@ -54,6 +70,16 @@ class Envelope(BaseModel):
     def event(self) -> Event:
         """The payload parsed into its registered model."""
         return model_for(self.type).model_validate(self.payload)
+
+    def outgoing(self, routing_key: str | None = None) -> OutgoingMessage:
+        """This envelope ready to publish, under `routing_key` or by default its type's."""
+        return OutgoingMessage(
+            body=self.to_bytes(),
+            routing_key=routing_key or routing_key_of(self.type),
+            message_id=self.id,
+            type=self.type,
+            producer=self.producer,
+        )
 
     def to_bytes(self) -> bytes:
         return self.model_dump_json().encode()

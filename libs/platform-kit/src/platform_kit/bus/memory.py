@@ -8,9 +8,8 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from platform_kit.bus.envelope import Envelope
+from platform_kit.bus.envelope import Envelope, OutgoingMessage
 from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES, BatchHandler, Handler, applied_as_batch, topic_matches
-from platform_kit.events.base import routing_key_of
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +47,11 @@ class InMemoryBus:
     async def ping(self) -> bool:
         return True
 
-    async def publish(self, envelope: Envelope, routing_key: str | None = None) -> None:
-        key = routing_key or routing_key_of(envelope.type)
+    async def publish(self, message: OutgoingMessage) -> None:
+        # Parsed once here for every subscriber, as RabbitMQ's consumers parse what they receive: handlers take
+        # envelopes.
+        key = message.routing_key
+        envelope = Envelope.from_bytes(message.body)
         self.published.append((key, envelope))
         for queue in self._queues.values():
             if any(topic_matches(p, key) for p in queue.patterns):

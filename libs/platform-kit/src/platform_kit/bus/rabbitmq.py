@@ -15,9 +15,9 @@ import uuid
 from collections.abc import Awaitable, Sequence
 
 import aio_pika
-from aio_pika.abc import AbstractIncomingMessage, AbstractRobustChannel, AbstractRobustConnection
+from aio_pika.abc import AbstractExchange, AbstractIncomingMessage, AbstractRobustChannel, AbstractRobustConnection
 
-from platform_kit.bus.envelope import Envelope
+from platform_kit.bus.envelope import Envelope, OutgoingMessage
 from platform_kit.bus.transport import (
     DEAD_LETTER_EXCHANGE,
     DEFAULT_MAX_DELIVERIES,
@@ -26,7 +26,6 @@ from platform_kit.bus.transport import (
     Handler,
     applied_as_batch,
 )
-from platform_kit.events.base import routing_key_of
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +39,16 @@ class RabbitBus:
         self._prefetch = prefetch
         self._connection: AbstractRobustConnection | None = None
         self._publish_channel: AbstractRobustChannel | None = None
+        # The events exchange on the publishing channel, built once: a robust channel keeps its identity across
+        # reconnections, so the object stays valid (it asks the channel for the live one at each publish).
+        self._events: AbstractExchange | None = None
         self._workers: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
         self._connection = await aio_pika.connect_robust(self._url, client_properties={"connection_name": "platform"})
         self._publish_channel = await self._connection.channel(publisher_confirms=True)
         await self._declare_exchanges(self._publish_channel)
+        self._events = await self._publish_channel.get_exchange(EVENTS_EXCHANGE, ensure=False)
 
     async def close(self) -> None:
         for worker in self._workers:
@@ -55,6 +58,7 @@ class RabbitBus:
         if self._connection is not None:
             await self._connection.close()
             self._connection = None
+            self._publish_channel = self._events = None
 
     async def ping(self) -> bool:
         return (
@@ -64,22 +68,19 @@ class RabbitBus:
             and not self._publish_channel.is_closed
         )
 
-    async def publish(self, envelope: Envelope, routing_key: str | None = None) -> None:
-        if self._publish_channel is None:
+    async def publish(self, message: OutgoingMessage) -> None:
+        if self._events is None:
             raise RuntimeError("bus not started")
-        exchange = await self._publish_channel.get_exchange(EVENTS_EXCHANGE, ensure=False)
-        message = aio_pika.Message(
-            body=envelope.to_bytes(),
-            message_id=envelope.id,
-            type=envelope.type,
-            correlation_id=envelope.correlation_id,
+        amqp_message = aio_pika.Message(
+            body=message.body,
+            message_id=message.message_id,
+            type=message.type,
             content_type="application/json",
             delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
-            app_id=envelope.producer,
-            headers={"schema_version": envelope.schema_version},
+            app_id=message.producer,
         )
         # With publisher confirms on, this await returns when the broker has confirmed (or raises).
-        await exchange.publish(message, routing_key=routing_key or routing_key_of(envelope.type), timeout=10)
+        await self._events.publish(amqp_message, routing_key=message.routing_key, timeout=10)
 
     async def subscribe(
         self,

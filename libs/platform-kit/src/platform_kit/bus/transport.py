@@ -6,7 +6,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
-from platform_kit.bus.envelope import Envelope
+from platform_kit.bus.envelope import Envelope, OutgoingMessage
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +25,9 @@ class Transport(Protocol):
 
     async def ping(self) -> bool: ...
 
-    async def publish(self, envelope: Envelope, routing_key: str | None = None) -> None:
-        """Return only once the broker has taken responsibility for the message (publisher confirm)."""
+    async def publish(self, message: OutgoingMessage) -> None:
+        """Return only once the broker has taken responsibility for the message (publisher confirm). The body
+        goes out byte for byte as given; subscribers receive it parsed into an `Envelope`."""
 
     async def subscribe(
         self,
