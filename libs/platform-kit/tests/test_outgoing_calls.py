@@ -23,17 +23,18 @@ from platform_kit.outgoing_calls import (
     NewCall,
     OutgoingCall,
     OutgoingCalls,
+    headers_column,
     outgoing_calls_table,
 )
 from platform_kit.runtime import add_messaging_tables
 from platform_kit.unit_of_work import REACTIONS_TABLE, Reactions, UnitOfWork, reactions_table
-from platform_kit.wallet_operations import WalletRequest
+from platform_kit.wallet_operations import ACTING_HEADER, WalletRequest
 from sqlalchemy import Column, Integer, MetaData, String, Table, func, select
 
 metadata = MetaData()
 add_messaging_tables(metadata)
 reactions_table(metadata)
-calls_table = outgoing_calls_table(metadata, Column("player_id", String(50), nullable=True))
+calls_table = outgoing_calls_table(metadata, Column("player_id", String(50), nullable=True), headers_column())
 #: What the caller's completions did: one row per answer applied.
 applied = Table(
     "applied",
@@ -52,12 +53,13 @@ class Service:
     down: bool = False
     #: Answers 401 (our token refused: nothing done), as a service with another token would.
     refuses_token: bool = False
-    seen: list[tuple[str, str, dict[str, object]]] = field(default_factory=list)
+    #: (key, path, body, X-Concessionaire-Id) of each request received.
+    seen: list[tuple[str, str, dict[str, object], str | None]] = field(default_factory=list)
     answers: dict[str, httpx.Response] = field(default_factory=dict)
 
     def handle(self, request: httpx.Request) -> httpx.Response:
         key = request.headers["Idempotency-Key"]
-        self.seen.append((key, request.url.path, json.loads(request.content)))
+        self.seen.append((key, request.url.path, json.loads(request.content), request.headers.get(ACTING_HEADER)))
         if self.down:
             raise httpx.ConnectError("down", request=request)
         if self.refuses_token:
@@ -105,9 +107,12 @@ async def caller(url: str) -> AsyncIterator[Caller]:
         await db.dispose()
 
 
-async def record(c: Caller, key: str, *, group: str = "g1", path: str = "/internal/v1/x") -> OutgoingCall:
+async def record(
+    c: Caller, key: str, *, group: str = "g1", path: str = "/internal/v1/x", acting: str | None = None
+) -> OutgoingCall:
     async with c.reactions.unit() as uow:
         request = WalletRequest(path, {"amount": 5, "key": key})
+        request = request if acting is None else request.acting_for(acting)
         return await c.calls.calls.record(
             uow.session,
             key=key,
@@ -231,6 +236,23 @@ async def recorded_together(url: str) -> None:
         assert [key for key, _ in await completions(c)] == [f"k{n}" for n in range(5)]
 
 
+async def made_again_with_its_headers(url: str) -> None:
+    """A call made for a concessionaire carries its X-Concessionaire-Id every time it is made, also when the
+    recovery reads it back after the first attempt found the service down (a crash, a lost answer)."""
+    async with caller(url) as c:
+        call = await record(c, "k1", acting="c1")
+        plain = await record(c, "k2", group="g2")
+        c.service.down = True
+        await c.calls.make(call, complete)
+        c.service.down = False
+        assert await c.calls.recover(complete) == 2
+        assert [(key, acting) for key, _, _, acting in c.service.seen] == [("k1", "c1"), ("k1", "c1"), ("k2", None)]
+        async with c.db.sessions() as session:
+            stored = await c.calls.calls.by_key(session, "k1")
+        assert stored is not None and stored.request.headers == {ACTING_HEADER: "c1"}
+        assert stored.own == {"player_id": "p1"} and plain.request.headers == {}
+
+
 SCENARIOS: list[Callable[[str], Awaitable[None]]] = [
     answered_once_with_the_same_key_and_request,
     made_twice_at_once_applied_once,
@@ -238,6 +260,7 @@ SCENARIOS: list[Callable[[str], Awaitable[None]]] = [
     a_failing_completion_leaves_the_call_pending,
     recovered_in_order_per_group,
     recorded_together,
+    made_again_with_its_headers,
 ]
 
 
@@ -250,3 +273,25 @@ async def test_on_sqlite(sqlite_url: str, scenario: Callable[[str], Awaitable[No
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
 async def test_on_postgresql(postgres_url: str, scenario: Callable[[str], Awaitable[None]]) -> None:
     await scenario(postgres_url)
+
+
+async def test_a_table_without_a_headers_column_refuses_a_call_with_headers(sqlite_url: str) -> None:
+    """Headers it could not store would be missing when the call is made again: refused when recorded."""
+    table = CallTable(outgoing_calls_table(MetaData()))
+    db = Database(sqlite_url)
+    try:
+        async with db.engine.begin() as connection:
+            await connection.run_sync(table.table.metadata.create_all)
+        async with db.sessions() as session:
+            with pytest.raises(AssertionError, match="no headers column"):
+                await table.record(
+                    session,
+                    key="k1",
+                    target="svc",
+                    operation="pay",
+                    request=WalletRequest("/x", {}).acting_for("c1"),
+                    now=datetime(2025, 1, 1, tzinfo=UTC),
+                )
+            assert await session.scalar(select(func.count()).select_from(table.table)) == 0
+    finally:
+        await db.dispose()

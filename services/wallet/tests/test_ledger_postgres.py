@@ -334,6 +334,33 @@ async def test_unknown_accounts_and_bad_requests_are_refused_clearly(api: Wallet
     problem(no_token, 401, "unauthorized")
 
 
+async def test_p3_an_entry_acting_for_a_concessionaire_opens_its_players_account_and_only_its_own(
+    api: WalletApi,
+) -> None:
+    """Issue 14: a registration pays its entry in one call, acting for the player's concessionaire. A player with
+    no account in the tournament's currency — or unknown to the wallet — gets one opened with the entry, so it is
+    refused as an empty account is (409 insufficient_funds) and nothing stays opened; another concessionaire's
+    player is refused whether it has that account or not."""
+    await funded(api, "alice", 1000, "c1")
+    await funded(api, "bob", 1000, "c2")
+
+    problem(await api.buy_in("t1", "ghost", 900, 100, concessionaire="c1"), 409, "insufficient_funds")
+    problem(await api.buy_in("t1", "alice", 900, 100, "USD", concessionaire="c1"), 409, "insufficient_funds")
+    problem(await api.buy_in("t1", "bob", 900, 100, concessionaire="c1"), 403, "forbidden_concessionaire")
+    problem(await api.buy_in("t2", "bob", 900, 100, "USD", concessionaire="c1"), 403, "forbidden_concessionaire")
+    paid = await api.buy_in("t1", "alice", 900, 100, concessionaire="c1")
+
+    assert paid.status_code == 201, paid.text
+    assert await api.balance("alice") == 0 and await api.balance("bob") == 1000
+    problem(await api.get("/internal/v1/players/ghost/accounts"), 404, "unknown_account")
+    listed = (await api.get("/internal/v1/players/alice/accounts")).json()["accounts"]
+    assert [a["currency"] for a in listed] == ["EUR"]  # the refused entry's USD account went with it
+    assert await api.escrow("t1") == 900 and await api.escrow("t2") == 0
+    # Nothing of the rolled-back opening was remembered: the player is opened and paid for as any other.
+    await funded(api, "ghost", 1000, "c2")
+    assert (await api.buy_in("t1", "ghost", 900, 100, concessionaire="c2")).status_code == 201
+
+
 # -- totalizator ------------------------------------------------------------------------------------------------
 async def test_t6_3_a_settled_draw_leaves_its_pool_at_zero(api: WalletApi) -> None:
     """T-6.3: paid + carried + remainder + organizer share = pool + jackpot played + top-ups."""

@@ -69,9 +69,13 @@ class WalletApi:
         *,
         kind: str = "buy_in",
         key: str | None = None,
+        concessionaire: str | None = None,
     ) -> httpx.Response:
+        """`concessionaire`: the one the call acts for (as the director's registrations do)."""
         body = {"kind": kind, "player_id": player, "currency": currency, "prize_part": prize_part, "fee": fee}
-        return await self.command(f"/internal/v1/tournaments/{tournament}/entries", body, key=key)
+        return await self.command(
+            f"/internal/v1/tournaments/{tournament}/entries", body, key=key, concessionaire=concessionaire
+        )
 
     async def player_account(self, player: str, currency: str = "EUR", kind: str = "player") -> dict[str, Any]:
         """The player's cash account in `currency`, or (kind="bonus") its bonus account."""

@@ -7,7 +7,9 @@ made, made with the kit's internal client under a key the caller derived, and it
     ...                                       # the caller's transaction commits the call with its work
     call = await calls.make(call, complete)   # an OutgoingCalls; complete(uow, call, answer): the caller's part
 
-A request is a path and a JSON body, POSTed (`WalletRequest` carries them, whatever the target).
+A request is a path and a JSON body, POSTed (`WalletRequest` carries them, whatever the target), and the
+headers it is sent with (e.g. `X-Concessionaire-Id` of the concessionaire a call acts for), kept in the
+`headers` column of a table that has one (`headers_column()`: a caller whose calls carry headers adds it).
 
 Invariant: a call's key and request are written once, with the work that asks for them, and every attempt
 sends exactly them — the key is derived from what the call is for, never random — so the other service (which
@@ -55,6 +57,7 @@ __all__ = [
     "OutgoingCall",
     "OutgoingCalls",
     "Unanswered",
+    "headers_column",
     "outgoing_calls_table",
     "post",
 ]
@@ -88,6 +91,15 @@ def outgoing_calls_table(metadata: MetaData, *own: SchemaItem) -> Table:
         Index(f"ix_{name}_group_key", "group_key"),
         *own,
     )
+
+
+HEADERS = "headers"
+
+
+def headers_column() -> Column[Any]:
+    """The column of the headers a request is sent with (JSON; NULL: none), for a table whose calls carry any:
+    stored with the call, they are sent again with it after a crash."""
+    return Column(HEADERS, Text, nullable=True)
 
 
 class CallStatus(StrEnum):
@@ -155,10 +167,17 @@ class NewCall:
 Completion = Callable[[UnitOfWork, OutgoingCall, Answer], Awaitable[None]]
 
 
-async def post(client: InternalClient, path: str, body: Any, *, idempotency_key: str | None = None) -> Answer:
+async def post(
+    client: InternalClient,
+    path: str,
+    body: Any,
+    *,
+    idempotency_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Answer:
     """POST `body`; the service's answer, or `Unanswered`. A 401 means our token was refused and nothing done."""
     try:
-        response = await client.request("POST", path, json=body, idempotency_key=idempotency_key)
+        response = await client.request("POST", path, json=body, idempotency_key=idempotency_key, headers=headers)
     except httpx.HTTPError as error:
         raise Unanswered(f"POST {path}: {error!r}") from error
     if response.status_code >= 500 or response.status_code == 401:
@@ -175,7 +194,8 @@ class CallTable:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self._own = [c.name for c in table.columns if c.name not in _KIT_COLUMNS]
+        self._own = [c.name for c in table.columns if c.name not in _KIT_COLUMNS and c.name != HEADERS]
+        self._has_headers = HEADERS in table.c
 
     async def record(
         self,
@@ -250,7 +270,7 @@ class CallTable:
             target=row["target"],
             operation=row["operation"],
             group=row["group_key"],
-            request=WalletRequest(row["path"], json.loads(row["body"])),
+            request=WalletRequest(row["path"], json.loads(row["body"]), self._headers_of(row)),
             status=CallStatus(row["status"]),
             attempts=row["attempts"],
             answer=None if answer is None else json.loads(answer),
@@ -260,10 +280,18 @@ class CallTable:
             own={name: row.get(name) for name in self._own},
         )
 
+    def _headers_of(self, row: RowMapping | Mapping[str, Any]) -> dict[str, str]:
+        stored = row.get(HEADERS) if self._has_headers else None
+        return {} if stored is None else dict(json.loads(stored))
+
     def _values(
         self, key: str, target: str, operation: str, request: WalletRequest, now: datetime, group: str | None
     ) -> dict[str, Any]:
+        # Headers that could not be stored would be missing from the call made again: refused here, loudly.
+        assert self._has_headers or not request.headers, f"{self.table.name} has no {HEADERS} column"
+        headers = {HEADERS: json.dumps(request.headers, sort_keys=True) if request.headers else None}
         return {
+            **(headers if self._has_headers else {}),
             "idempotency_key": key,
             "target": target,
             "operation": operation,
@@ -305,7 +333,8 @@ class OutgoingCalls:
             return call
         client = self.clients[call.target]
         try:
-            answer = await post(client, call.request.path, call.request.body, idempotency_key=call.key)
+            request = call.request
+            answer = await post(client, request.path, request.body, idempotency_key=call.key, headers=request.headers)
         except Unanswered as error:
             log.warning("call unanswered; it will be made again", extra={"key": call.key, "error": str(error)})
             async with self.unit() as uow:

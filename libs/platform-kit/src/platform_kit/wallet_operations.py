@@ -12,7 +12,7 @@ integers of minor units (floats are refused).
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Annotated, Any, Generic, Literal, TypeVar
 from urllib.parse import quote
@@ -220,12 +220,23 @@ class OrganizerTransferIn(WalletBody):
     amount: Amount
 
 
+#: The header of an internal call made for a concessionaire: the wallet touches nothing that is not that
+#: concessionaire's (its `acting` concessionaire, wallet/api/context.py).
+ACTING_HEADER = "X-Concessionaire-Id"
+
+
 @dataclass(frozen=True)
 class WalletRequest:
-    """A call to the wallet as it is sent (and stored by a caller that must send it again after a crash)."""
+    """A call to the wallet as it is sent (and stored by a caller that must send it again after a crash): the
+    headers are part of it, so a call made again carries the same ones."""
 
     path: str
     body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def acting_for(self, concessionaire_id: str) -> WalletRequest:
+        """The same call made for `concessionaire_id`: the wallet refuses it if it touches another one's money."""
+        return replace(self, headers={**self.headers, ACTING_HEADER: concessionaire_id})
 
 
 Body = TypeVar("Body", bound=WalletBody)

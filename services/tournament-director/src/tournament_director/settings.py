@@ -47,6 +47,14 @@ class Settings(ServiceSettings):
         "its wallet call: admitting a few times the pool keeps them fast in a rush, where letting all in makes "
         "every one queue for the pool at every step.",
     )
+    keyed_request_deadline_seconds: float = Field(
+        15.0,
+        gt=0,
+        description="A request under an Idempotency-Key (registration, unregistration, purchase, cancellation) still "
+        "unanswered after this long answers 503 `outcome_pending` with Retry-After and runs on to its end; the same "
+        "request with the same key learns its outcome, carried out once. Below the gateway's and clients' 30 s "
+        "timeout, which would otherwise answer 504 with the money perhaps moved.",
+    )
     wallet_timeout_seconds: float = Field(10.0, gt=0, description="Timeout of one call to the wallet or rating.")
     action_seconds: int = Field(20, ge=1, description="A player's time to act at the director's tables.")
     time_bank_seconds: int = Field(60, ge=0, description="Each player's time bank at the director's tables.")

@@ -215,9 +215,9 @@ class Platform:
         await self.director_app.state.runtime.relay.flush()
 
     # -- the wallet ----------------------------------------------------------------------------------------------
-    async def fund(self, player: str, amount: int) -> None:
-        """Open the player's account with the concessionaire and deposit `amount`."""
-        headers = {"X-Internal-Token": TOKEN, "X-Concessionaire-Id": CONCESSIONAIRE}
+    async def fund(self, player: str, amount: int, concessionaire: str = CONCESSIONAIRE) -> None:
+        """Open the player's account with `concessionaire` and deposit `amount`."""
+        headers = {"X-Internal-Token": TOKEN, "X-Concessionaire-Id": concessionaire}
         opened = await self.wallet.post(
             f"/internal/v1/partner/players/{player}/accounts",
             json={"currency": CURRENCY},

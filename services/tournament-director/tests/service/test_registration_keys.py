@@ -19,6 +19,7 @@ import httpx
 import pytest
 from director_harness import OPERATOR, TOKEN, LosesAnswers, Platform, player_headers, running
 from platform_kit.errors import ProblemError
+from platform_kit.events import tournament as events
 from platform_kit.testing import eventually
 from tournament_director.adapters import idempotency
 from tournament_director.service import idempotent
@@ -155,6 +156,51 @@ async def test_a_registration_answered_try_again_keeps_no_answer_and_its_key_com
         assert answer(again) == (201, {"tournament_id": t, "player_id": "ann", "entry": "buy_in", "registered": 1})
         assert "Idempotent-Replayed" not in again.headers  # run again, not replayed
         assert await platform.balance("ann") == FUNDS - 1_000
+
+
+class WalletHeld(httpx.AsyncBaseTransport):
+    """The wallet, except that the buy-ins reach it only once `answer` is set: a wallet slower than any
+    deadline."""
+
+    def __init__(self, wallet: httpx.AsyncBaseTransport) -> None:
+        self.wallet = wallet
+        self.answer = asyncio.Event()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/entries"):
+            await self.answer.wait()
+        return await self.wallet.handle_async_request(request)
+
+
+async def test_a_registration_past_its_deadline_answers_outcome_pending_and_its_key_learns_the_outcome(
+    tmp_path: Path,
+) -> None:
+    """Issue 14: a registration waiting for a slow wallet answers 503 `outcome_pending` with Retry-After within
+    `keyed_request_deadline_seconds` (never a gateway's 504 after the money moved), and runs on: once the wallet
+    answered, the same request with the same key answers 201, the player registered once and charged once."""
+    held: list[WalletHeld] = []
+
+    def hold(wallet: httpx.AsyncBaseTransport) -> httpx.AsyncBaseTransport:
+        held.append(WalletHeld(wallet))
+        return held[0]
+
+    async with running(tmp_path, wrap_wallet=hold, keyed_request_deadline_seconds=1.0) as platform:
+        t = await six_max(platform)
+        await platform.fund("ann", FUNDS)
+
+        pending = await register(platform, t, "ann", "key-1")
+        assert (pending.status_code, pending.json()["code"]) == (503, "outcome_pending")
+        assert int(pending.headers["Retry-After"]) >= 1
+        assert (await platform.tournament(t))["registered"] == 0 and await platform.balance("ann") == FUNDS
+        held[0].answer.set()
+        await asyncio.gather(*platform.service.outliving)  # the request, running on to its end
+        again = await register(platform, t, "ann", "key-1")
+
+        assert answer(again) == (201, {"tournament_id": t, "player_id": "ann", "entry": "buy_in", "registered": 1})
+        assert again.headers["Idempotent-Replayed"] == "true"  # the first request's answer: it ran once
+        assert await platform.balance("ann") == FUNDS - 1_000 and await platform.escrow(t) == 900
+        await platform.published()
+        assert [e.player_id for e in platform.events(events.PlayerRegistered)] == ["ann"]
 
 
 class Held:

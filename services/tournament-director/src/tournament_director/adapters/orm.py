@@ -24,7 +24,7 @@
 from __future__ import annotations
 
 from platform_kit.db import UtcDateTime
-from platform_kit.outgoing_calls import outgoing_calls_table
+from platform_kit.outgoing_calls import headers_column, outgoing_calls_table
 from platform_kit.runtime import add_messaging_tables
 from platform_kit.unit_of_work import reactions_table
 from sqlalchemy import (
@@ -148,6 +148,8 @@ outgoing_calls = outgoing_calls_table(
     Column("player_id", ID, nullable=True),
     #: The caller's own Idempotency-Key, for purchases: the same key asks for the same rebuy, not another one.
     Column("client_key", String(200), nullable=True),
+    #: A registration's entry is sent acting for the player's concessionaire (`X-Concessionaire-Id`).
+    headers_column(),
 )
 
 idempotency_keys = Table(

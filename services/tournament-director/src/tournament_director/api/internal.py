@@ -92,12 +92,15 @@ async def register(
     tournament_id: str, body: RegistrationIn, director: DirectorDep, principal: PrincipalDep, key: IdempotencyKey
 ) -> JSONResponse:
     """Refusals: 403 `not_eligible` (with `reason`, `tier`), 403 `satellite_entry_only` (a target closed to
-    buy-ins), 404 `no_satellite_seat`, 409 `tournament_full`, `registration_closed`, `already_registered`, the
-    wallet's `insufficient_funds`; 422 `not_a_freeroll` (a `freeroll` entry to a paid tournament),
-    `ticket_code_missing`; 503 when the wallet or rating cannot be reached, or `director_busy` when too many
-    registrations run at once (repeat the request with the same key: it is never charged twice). The key is the caller's name for this
-    registration: repeated, it answers the first answer; with another tournament, player or entry, 409
-    `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_flight` (repeat it)."""
+    buy-ins), the wallet's 403 `forbidden_concessionaire` (the player is another concessionaire's), 404
+    `no_satellite_seat`, 409 `tournament_full`, `registration_closed`, `already_registered`, the wallet's
+    `insufficient_funds` (also for a player with no account in the tournament's currency); 422 `not_a_freeroll`
+    (a `freeroll` entry to a paid tournament), `ticket_code_missing`; 503 when the wallet or rating cannot be
+    reached, `director_busy` when too many registrations run at once, or `outcome_pending` when the answer takes
+    longer than `keyed_request_deadline_seconds` (repeat the request with the same key: it is never charged
+    twice). The key is the caller's name for this registration: repeated, it answers the first answer; with
+    another tournament, player or entry, 409 `idempotency_key_reused`; while the first is still running, 409
+    `idempotency_key_in_flight` (repeat it)."""
     principal.require_player_scope(body.player_id, body.concessionaire_id)
     command = RegisterPlayer(tournament_id, body.player_id, body.concessionaire_id, body.entry, body.ticket_code, key)
 

@@ -8,6 +8,7 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from platform_kit.admission import Admission
 from platform_kit.clock import Clock
@@ -54,7 +55,7 @@ class Metrics:
             ),
             idempotent_requests=Counter(
                 "tournament_idempotent_requests_total",
-                "Requests under an Idempotency-Key: executed, replayed, key_reused, in_flight, released",
+                "Requests under an Idempotency-Key: executed, replayed, key_reused, in_flight, released, outcome_pending",
                 ["outcome"],
                 registry=runtime.registry,
             ),
@@ -86,6 +87,8 @@ class Director:
     requests_running: dict[tuple[str, str], asyncio.Event] = field(default_factory=dict)
     #: Bounds the requests under an Idempotency-Key in flight (`api.keyed`).
     keyed_requests: Admission = field(init=False)
+    #: The keyed requests running, kept until they end, also after their caller was answered `outcome_pending`.
+    outliving: set[asyncio.Task[Any]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.keyed_requests = Admission(

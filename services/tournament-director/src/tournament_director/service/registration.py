@@ -1,13 +1,18 @@
 """Registration and unregistration before the start (P-3), paid through the wallet.
 
-Registering: the player must be eligible (rating: tiers, invitation, bans, P-11.7, P-12.5) and have an account
-in the tournament's currency (opened on demand). A seat is then held (`paying`) and the money step recorded in
-one unit of work; the wallet is called with the step's key; its answer registers the player or frees the seat,
-in the unit of work that records it. A sit'n'go filled by that answer starts once it committed
-(`SitAndGoFilled`). A freeroll entrant pays nothing: registered at once, whatever entry the request names; a
-`freeroll` entry elsewhere is refused rather than charged. A ticket entry moves the ticket's value from the
-escrow that backs it (P-3.4); so does a satellite entry, which takes the seat the player won in one of the
-tournament's satellites (no code to type). A target closed to buy-ins (`direct_buy_in` false) takes only those.
+Registering: the player must be eligible (rating: tiers, invitation, bans, P-11.7, P-12.5). A seat is then
+held (`paying`) and the money step recorded in one unit of work; the wallet is called with the step's key, and
+its answer registers the player or frees the seat, in the unit of work that records it. That is the one wallet
+call of a registration: the entry is sent acting for the player's concessionaire (`X-Concessionaire-Id`, stored
+with the step and sent again with it), so the wallet refuses a partner's entry for another concessionaire's
+player, and opens the player's account in the tournament's currency if it has none (an empty account: refused
+`insufficient_funds`). A sit'n'go filled by that answer starts once it committed (`SitAndGoFilled`).
+
+A freeroll entrant pays nothing: registered at once, whatever entry the request names, its one wallet call
+opening its account (`_open_account`); a `freeroll` entry elsewhere is refused rather than charged. A ticket
+entry moves the ticket's value from the escrow that backs it (P-3.4); so does a satellite entry, which takes the
+seat the player won in one of the tournament's satellites (no code to type). A target closed to buy-ins
+(`direct_buy_in` false) takes only those.
 
 Leaving (the player, a sanction, or a payment confirmed after the start): the entry comes back as it was paid
 — cash through the wallet, a ticket as a fresh ticket (P-10.12).
@@ -78,7 +83,8 @@ async def register(director: Director, command: RegisterPlayer) -> Registered:
             "not_a_freeroll", "This tournament is not a freeroll: enter with buy_in, ticket or satellite.", status=422
         )
     await _check_eligible(director, tournament, player)
-    await _open_account(director, tournament, command)
+    if tournament.definition.freeroll is not None:
+        await _open_account(director, tournament, command)
     async with director.unit() as uow:
         held = await _hold_seat(director, uow.session, command)
     return held if isinstance(held, Registered) else await _paid(director, held)
@@ -123,6 +129,8 @@ async def _check_eligible(director: Director, tournament: TournamentRecord, play
 
 
 async def _open_account(director: Director, tournament: TournamentRecord, request: RegisterPlayer) -> None:
+    """A freeroll's entrant pays nothing, so no entry opens its account: opened here, as its prizes are paid
+    into it and a sponsor's entry (P-9.2) is for a player the wallet knows. A paid entry opens it itself."""
     try:
         answer = await director.wallet.open_account(request.player_id, request.concessionaire_id, tournament.currency)
     except ServiceUnavailable:
@@ -219,7 +227,7 @@ async def _record_payment(
         player_id=player,
         kind=kind,
         key=_payment_key(registration),
-        request=request,
+        request=request.acting_for(registration.concessionaire_id),
         now=director.now(),
         client_key=client_key,
     )

@@ -46,10 +46,20 @@ def account_from_row(row: Any) -> Account:
     return Account(row.id, AccountKey(AccountKind(row.kind), row.owner, row.currency), row.concessionaire_id)
 
 
+#: `session.info` key: the players and account keys whose rows the session's transaction inserted.
+_INSERTED_HERE = "wallet.directory_rows_inserted"
+
+
+def _inserted_here(session: AsyncSession) -> set[str | AccountKey]:
+    inserted: set[str | AccountKey] = session.info.setdefault(_INSERTED_HERE, set())
+    return inserted
+
+
 class AccountDirectory:
     """Accounts by key, and players by id, with an in-process cache of facts that never change once committed
     (an account's id and owner, a player's concessionaire). Rows this transaction inserted itself are never
-    cached: the transaction may still roll back."""
+    cached, even once read back: the transaction may still roll back (an entry that opens the player's account
+    and is then refused, service/money.py)."""
 
     def __init__(self) -> None:
         self._accounts: dict[AccountKey, Account] = {}
@@ -64,18 +74,21 @@ class AccountDirectory:
         )
         if concessionaire is None:
             raise UnknownAccount(f"Player {player_id!r} has no account in the wallet.", player_id=player_id)
-        self._players[player_id] = concessionaire
+        if player_id not in _inserted_here(session):
+            self._players[player_id] = concessionaire
         return str(concessionaire)
 
     async def register_player(
         self, session: AsyncSession, player_id: str, concessionaire_id: str, now: datetime
     ) -> None:
         """A player belongs to one concessionaire for good: a second one is refused."""
-        await session.execute(
+        inserted = await session.execute(
             insert_ignoring_conflicts(session, players).values(
                 player_id=player_id, concessionaire_id=concessionaire_id, registered_at=now
             )
         )
+        if inserted.rowcount:  # type: ignore[attr-defined]
+            _inserted_here(session).add(player_id)
         owner = await session.scalar(select(players.c.concessionaire_id).where(players.c.player_id == player_id))
         if owner != concessionaire_id:
             raise ForbiddenConcessionaire(
@@ -104,7 +117,8 @@ class AccountDirectory:
         missing = wanted - found.keys()
         if missing:
             for account in await self._select(session, missing):
-                found[account.key] = self._accounts[account.key] = account
+                found[account.key] = account
+                self._remember(session, account)
         resolved: list[dict[AccountKey, Account] | UnknownAccount] = []
         for keys in sets:
             try:
@@ -136,7 +150,7 @@ class AccountDirectory:
         found = await self._select(session, {key})
         if not found:
             return None
-        self._accounts[key] = found[0]
+        self._remember(session, found[0])
         return found[0]
 
     async def open(
@@ -159,10 +173,11 @@ class AccountDirectory:
             )
         ).first()
         if inserted is not None:
+            _inserted_here(session).add(key)
             return Account(inserted.id, key, concessionaire_id)
         existing = await self._select(session, {key})
         if existing:
-            self._accounts[key] = existing[0]
+            self._remember(session, existing[0])
             return existing[0]
         # The insert conflicted on something else than the key: the tournament has an escrow in another currency.
         assert key.kind.one_currency_per_owner, key
@@ -175,6 +190,10 @@ class AccountDirectory:
             currency=key.currency,
             tournament_currency=other,
         )
+
+    def _remember(self, session: AsyncSession, account: Account) -> None:
+        if account.key not in _inserted_here(session):
+            self._accounts[account.key] = account
 
     async def by_id(self, session: AsyncSession, account_id: int) -> Account:
         row = (await session.execute(select(accounts).where(accounts.c.id == account_id))).first()

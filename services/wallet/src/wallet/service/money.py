@@ -55,6 +55,17 @@ class Money:
         )
         return account, True
 
+    async def _entrant(self, session: AsyncSession, player_id: str, currency: str, acting: str | None) -> str:
+        """The concessionaire of a player entering a tournament. An entry made acting for a concessionaire
+        opens the player's account in `currency` if it has none (registering the player with it if the wallet
+        does not know the player): the caller makes one call, not two, and an entrant with no money gets the
+        refusal of an empty account, `insufficient_funds` (the opening goes with the refused transaction). A
+        player of another concessionaire is refused (`forbidden_concessionaire`) either way."""
+        if acting is not None and await self.directory.find(session, AccountKey.player(player_id, currency)) is None:
+            await self.open_player_account(session, player_id, acting, currency)
+            return acting  # the player is acting's: opening its account refused it otherwise
+        return await self.directory.concessionaire_of(session, player_id)
+
     # -- the concessionaire's cashier ---------------------------------------------------------------------------
     async def cash(
         self,
@@ -102,7 +113,7 @@ class Money:
         operation = ops.paid_entry(
             kind,
             player_id=player_id,
-            concessionaire_id=await self.directory.concessionaire_of(session, player_id),
+            concessionaire_id=await self._entrant(session, player_id, currency, acting),
             tournament_id=tournament_id,
             currency=currency,
             prize_part=prize_part,
@@ -125,7 +136,7 @@ class Money:
     ) -> PostedOperation:
         operation = ops.satellite_entry(
             player_id=player_id,
-            concessionaire_id=await self.directory.concessionaire_of(session, player_id),
+            concessionaire_id=await self._entrant(session, player_id, currency, acting),
             tournament_id=tournament_id,
             satellite_id=satellite_id,
             currency=currency,
