@@ -46,6 +46,10 @@ def account_from_row(row: Any) -> Account:
     return Account(row.id, AccountKey(AccountKind(row.kind), row.owner, row.currency), row.concessionaire_id)
 
 
+# Built once with a bound parameter: SQLAlchemy finds it compiled at once (a player's first entry of a process).
+_CONCESSIONAIRE_OF = select(players.c.concessionaire_id).where(players.c.player_id == bindparam("player_id"))
+
+
 class AccountDirectory:
     """Accounts by key, and players by id, with an in-process cache of facts that never change once committed
     (an account's id and owner, a player's concessionaire). Rows this transaction inserted itself are never
@@ -59,9 +63,7 @@ class AccountDirectory:
     async def concessionaire_of(self, session: AsyncSession, player_id: str) -> str:
         if player_id in self._players:
             return self._players[player_id]
-        concessionaire = await session.scalar(
-            select(players.c.concessionaire_id).where(players.c.player_id == player_id)
-        )
+        concessionaire = await session.scalar(_CONCESSIONAIRE_OF, {"player_id": player_id})
         if concessionaire is None:
             raise UnknownAccount(f"Player {player_id!r} has no account in the wallet.", player_id=player_id)
         self._players[player_id] = concessionaire
@@ -76,7 +78,7 @@ class AccountDirectory:
                 player_id=player_id, concessionaire_id=concessionaire_id, registered_at=now
             )
         )
-        owner = await session.scalar(select(players.c.concessionaire_id).where(players.c.player_id == player_id))
+        owner = await session.scalar(_CONCESSIONAIRE_OF, {"player_id": player_id})
         if owner != concessionaire_id:
             raise ForbiddenConcessionaire(
                 f"Player {player_id!r} belongs to another concessionaire.", player_id=player_id
