@@ -114,8 +114,22 @@ class Database:
 def after_commit(session: AsyncSession, callback: Callable[[], object]) -> None:
     """Runs `callback` once `session`'s transaction has committed, and never if it rolls back: for what a use
     case changes outside the database (a socket closed, a worker woken), which must not run ahead of the rows
-    that justify it (a reader could otherwise find the old rows after seeing the effect)."""
-    event.listen(session.sync_session, "after_commit", lambda _: callback(), once=True)
+    that justify it (a reader could otherwise find the old rows after seeing the effect).
+
+    The callbacks wait in the session's `info` for the one listener every session has (`_run_after_commit`):
+    registering a listener of its own per transaction (`event.listen` on the session) was 1–2 % of the wallet's
+    CPU per command over HTTP (py-spy, bench_wallet: issue 14)."""
+    session.info.setdefault(_AFTER_COMMIT, []).append(callback)
+
+
+_AFTER_COMMIT = "platform_after_commit"
+"""session.info key: the callbacks `after_commit` registered, run (and dropped) at the session's next commit."""
+
+
+@event.listens_for(Session, "after_commit")
+def _run_after_commit(session: Session) -> None:
+    for callback in session.info.pop(_AFTER_COMMIT, ()):
+        callback()
 
 
 class ReadOnlySession(Session):

@@ -48,6 +48,8 @@ def account_from_row(row: Any) -> Account:
 
 #: `session.info` key: the players and account keys whose rows the session's transaction inserted.
 _INSERTED_HERE = "wallet.directory_rows_inserted"
+# Built once with a bound parameter: SQLAlchemy finds it compiled at once (a player's first entry of a process).
+_CONCESSIONAIRE_OF = select(players.c.concessionaire_id).where(players.c.player_id == bindparam("player_id"))
 
 
 def _inserted_here(session: AsyncSession) -> set[str | AccountKey]:
@@ -69,9 +71,7 @@ class AccountDirectory:
     async def concessionaire_of(self, session: AsyncSession, player_id: str) -> str:
         if player_id in self._players:
             return self._players[player_id]
-        concessionaire = await session.scalar(
-            select(players.c.concessionaire_id).where(players.c.player_id == player_id)
-        )
+        concessionaire = await session.scalar(_CONCESSIONAIRE_OF, {"player_id": player_id})
         if concessionaire is None:
             raise UnknownAccount(f"Player {player_id!r} has no account in the wallet.", player_id=player_id)
         if player_id not in _inserted_here(session):
@@ -89,7 +89,7 @@ class AccountDirectory:
         )
         if inserted.rowcount:  # type: ignore[attr-defined]
             _inserted_here(session).add(player_id)
-        owner = await session.scalar(select(players.c.concessionaire_id).where(players.c.player_id == player_id))
+        owner = await session.scalar(_CONCESSIONAIRE_OF, {"player_id": player_id})
         if owner != concessionaire_id:
             raise ForbiddenConcessionaire(
                 f"Player {player_id!r} belongs to another concessionaire.", player_id=player_id

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters.orm import deposit_limit_changes, deposit_limits, operations, transfers
@@ -13,21 +13,24 @@ from wallet.adapters.sql import as_int, for_update
 from wallet.domain.deposit_limits import Change, Period, PeriodLimit
 from wallet.domain.operations import OperationKind
 
+# Built once with bound parameters (every deposit reads its player's limits): SQLAlchemy finds them compiled at
+# once instead of building and hashing a new statement per call.
+_LIMITS = select(
+    deposit_limits.c.period,
+    deposit_limits.c.amount,
+    deposit_limits.c.pending_amount,
+    deposit_limits.c.pending_from,
+).where(deposit_limits.c.player_id == bindparam("player_id"), deposit_limits.c.currency == bindparam("currency"))
+_LOCKED_LIMITS = _LIMITS.with_for_update()
+
 
 async def limits_of(
     session: AsyncSession, player_id: str, currency: str, *, lock: bool = False
 ) -> dict[Period, PeriodLimit]:
     """The player's limits in `currency`; `lock` holds their rows until the commit (PostgreSQL), so deposits of
     one player with limits are checked one at a time."""
-    query = select(
-        deposit_limits.c.period,
-        deposit_limits.c.amount,
-        deposit_limits.c.pending_amount,
-        deposit_limits.c.pending_from,
-    ).where(deposit_limits.c.player_id == player_id, deposit_limits.c.currency == currency)
-    if lock and for_update(session):
-        query = query.with_for_update()
-    rows = await session.execute(query)
+    query = _LOCKED_LIMITS if lock and for_update(session) else _LIMITS
+    rows = await session.execute(query, {"player_id": player_id, "currency": currency})
     return {Period(period): PeriodLimit(amount, pending, since) for period, amount, pending, since in rows}
 
 
