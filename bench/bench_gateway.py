@@ -46,6 +46,9 @@ from typing import Any
 
 import httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests-e2e"))
+from harness.processes import listening_ports
+
 TABLE = "bench"
 PASSWORD = "bench password 123"
 SIGNUP = {
@@ -58,26 +61,14 @@ SIGNUP = {
 
 
 # -- the served processes (children) ------------------------------------------------------------------------------
-def listening_socket(port: int) -> socket.socket:
-    """The port, shared by every instance (SO_REUSEPORT): the kernel spreads new connections over them."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    # Inherited by the accepted connections: without it, a socket handed to uvicorn answers after Nagle's
-    # algorithm meets the client's delayed ACK (a flat ~40 ms per request; uvicorn sets it only on its own).
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.bind(("127.0.0.1", port))
-    sock.listen(2048)
-    return sock
-
-
 def run_server(app: Any, port: int) -> None:
     """Served on the event loop the platform's own runner uses (`platform serve`: uvloop)."""
     import uvicorn
-    from platform_runner.serving import run
+    from platform_runner.serving import run, shared_port_socket
 
+    # The port shared by every instance (as `<SERVICE>_REUSE_PORT` does): the kernel spreads the connections.
     config = uvicorn.Config(app, log_level="warning", ws_max_queue=10_000, timeout_keep_alive=60, backlog=2048)
-    run(uvicorn.Server(config).serve(sockets=[listening_socket(port)]))
+    run(uvicorn.Server(config).serve(sockets=[shared_port_socket("127.0.0.1", port)]))
 
 
 def serve_gateway(port: int, database_url: str) -> None:
@@ -388,13 +379,15 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_until_up(url: str, processes: list[subprocess.Popen[bytes]]) -> None:
+def wait_until_up(url: str, port: int, processes: list[subprocess.Popen[bytes]]) -> None:
+    """Until `url` answers 200 and the last process started listens: on the shared port any instance may answer,
+    and one joins (listens) only once it has started."""
     deadline = time.monotonic() + 180  # a gateway starting on a busy shared machine (imports, migrations)
     while time.monotonic() < deadline:
         if any(process.poll() is not None for process in processes):
             raise SystemExit("a served process stopped")
         try:
-            if httpx.get(url, timeout=2).status_code == 200:
+            if httpx.get(url, timeout=2).status_code == 200 and port in listening_ports(processes[-1].pid):
                 return
         except httpx.HTTPError:
             pass
@@ -414,7 +407,7 @@ def served(role: str, port: int, database_url: str, instances: int, folder: Path
             command = [sys.executable, __file__, "--serve", role, str(port), database_url]
             env = {**os.environ, "GATEWAY_LOG_LEVEL": "WARNING"}
             processes.append(subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT))
-            wait_until_up(ready, processes)
+            wait_until_up(ready, port, processes)
         yield
     finally:
         for process in processes:

@@ -1,13 +1,15 @@
 """The capacity harness's own pieces, without servers: route names, quantiles, the metered client's counting
 and its waiting out of refusals, the split of players over load generators, the coupon plan, the options, the
 bot's bookkeeping of what it is asked and where it sits (its seat pushed on its lobby socket, REST the fallback),
-and the balancer's round robin."""
+and how a gateway on the shared port is known to have joined it."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import socket
 import sys
 import time
 from pathlib import Path
@@ -17,7 +19,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 import httpx
 import pytest
-from capacity.balancer import Balancer
 from capacity.bot import CapacityBot, Pace
 from capacity.client import MeteredClient, retry_after, spread
 from capacity.fleet import slices
@@ -28,6 +29,7 @@ from capacity.scenarios import coupon_plan
 from capacity.seating import Seating
 from harness.client import Session
 from harness.draw import MATCHES, MIN_STAKE_CENTS, SCORES, label
+from harness.processes import listening_ports
 
 
 def test_routes_name_ids_as_placeholders() -> None:
@@ -235,24 +237,13 @@ async def test_a_bot_out_of_the_tournament_learns_it_over_rest() -> None:
     assert await seating.next_table("t-1.4") is None
 
 
-async def test_the_balancer_hands_connections_to_the_gateways_in_turn() -> None:
-    async def named(name: bytes) -> asyncio.Server:
-        async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            writer.write(name + await reader.read(100))
-            await writer.drain()
-            writer.close()
-
-        return await asyncio.start_server(answer, "127.0.0.1", 0)
-
-    backends = [await named(b"one:"), await named(b"two:")]
-    ports = [server.sockets[0].getsockname()[1] for server in backends]
-    front = await asyncio.start_server(Balancer([("127.0.0.1", p) for p in ports]).handle, "127.0.0.1", 0)
-    answers = []
-    for n in range(4):
-        reader, writer = await asyncio.open_connection("127.0.0.1", front.sockets[0].getsockname()[1])
-        writer.write(b"hi%d" % n)
-        answers.append(await reader.read(100))
-        writer.close()
-    assert answers == [b"one:hi0", b"two:hi1", b"one:hi2", b"two:hi3"]
-    for server in [front, *backends]:
-        server.close()
+def test_a_process_serves_a_shared_port_once_it_listens_not_once_it_bound_it() -> None:
+    """The runner binds the shared port at start-up and listens once the app has started: only then does the
+    kernel hand the process connections, and only then does the harness count the gateway as ready."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        assert port not in listening_ports(os.getpid())
+        sock.listen()
+        assert port in listening_ports(os.getpid())

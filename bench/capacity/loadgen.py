@@ -1,5 +1,5 @@
 """A load-generator process: thousands of bots on one event loop, one httpx client (a pool of keep-alive
-connections through the balancer) and a WebSocket per bot. The coordinator drives it over a pipe, one command
+connections to the gateways' shared port) and a WebSocket per bot. The coordinator drives it over a pipe, one command
 at a time: `sign_up`, `register`, `play`, `bet`, then `report` (its meter) and `stop`; `halt` comes at any time
 and ends a running `play`.
 

@@ -1,5 +1,5 @@
-"""The event loop of the harness's own processes (load generators, balancer): uvloop where it is installed (it
-is, with uvicorn's extras), for more bots and more proxied bytes per core."""
+"""The event loop of the load-generator processes: uvloop where it is installed (it is, with uvicorn's extras),
+for more bots per core."""
 
 from __future__ import annotations
 

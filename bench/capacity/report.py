@@ -40,8 +40,8 @@ def render(result: CapacityResult) -> str:
     o = result.options
     lines = [
         f"capacity run {result.name} (seed {o.seed}): {o.describe()}",
-        f"platform: {o.shards} table-engine shards, {o.gateways} gateway instances behind one balancer; "
-        f"{o.processes} load-generator process(es) with {o.bots} bots. The load generators, the balancer, "
+        f"platform: {o.shards} table-engine shards, {o.gateways} gateway instances sharing one port (SO_REUSEPORT); "
+        f"{o.processes} load-generator process(es) with {o.bots} bots. The load generators, the coordinator, "
         f"PostgreSQL and RabbitMQ share the machine's {os.cpu_count()} cores with the platform.",
         "",
         *table(("phase", "at s"), result.timings.items()),

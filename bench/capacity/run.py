@@ -1,7 +1,7 @@
-"""One capacity run: a private virtual host and fresh databases, the platform started (replicas, balancer), the
-load generators spawned, the sampler on, the scenario played, quiet, the invariants checked — and, whatever
-happens (a failure, Ctrl-C, SIGTERM), everything torn down: load generators, services and balancer stopped,
-databases dropped, the virtual host deleted.
+"""One capacity run: a private virtual host and fresh databases, the platform started (replicas), the load
+generators spawned, the sampler on, the scenario played, quiet, the invariants checked — and, whatever happens
+(a failure, Ctrl-C, SIGTERM), everything torn down: load generators and services stopped, databases dropped,
+the virtual host deleted.
 
 Logs and `summary.json` stay in `bench/results/capacity/<run>/` (git-ignored)."""
 

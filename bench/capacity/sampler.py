@@ -1,6 +1,6 @@
 """What the machine does during a run, sampled in the coordinator while the bots play:
 
-- per process (every service instance, the balancer, the load generators): CPU seconds (utime + stime from
+- per process (every service instance, the load generators, the coordinator): CPU seconds (utime + stime from
   `/proc/<pid>/stat`) and peak RSS (`VmHWM` from `/proc/<pid>/status`, the kernel's own high-water mark), every
   second; a process that exits keeps its last reading;
 - per service database: connections open and in use (not idle) from `pg_stat_activity`, every second;

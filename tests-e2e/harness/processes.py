@@ -42,6 +42,30 @@ def free_port() -> int:
         return port
 
 
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports process `pid` listens on: its sockets (`/proc/<pid>/fd`) found among the listening ones
+    (state 0A) of `/proc/net/tcp` and `tcp6`; none once it exited. Linux only, like SO_REUSEPORT's balancing."""
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except FileNotFoundError:
+        return set()
+    inodes = set()
+    for fd in fds:
+        try:
+            target = os.readlink(fd)
+        except OSError:  # closed since listed
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target.removeprefix("socket:[").removesuffix("]"))
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
 def log_tail(path: Path, lines: int = 30) -> str:
     if not path.exists():
         return "(no log)"
@@ -54,6 +78,8 @@ class ServiceProcess:
     port: int
     env: dict[str, str]
     log_path: Path
+    #: Several processes of the service share the port (`<PREFIX>REUSE_PORT`): any of them answers its URL.
+    shared_port: bool = False
     process: subprocess.Popen[bytes] | None = None
     starts: int = 0
     kills: int = 0
@@ -101,8 +127,17 @@ class ServiceProcess:
         except subprocess.TimeoutExpired:
             self.kill()
 
+    def _joined(self) -> bool:
+        """Whether an answer on the port can be this process's: always when the port is its own; when shared,
+        once it listens there."""
+        return not self.shared_port or (self.process is not None and self.port in listening_ports(self.process.pid))
+
     async def wait_ready(self, http: httpx.AsyncClient, timeout: float) -> None:
-        """Until `/readyz` answers 200 (database and broker reachable); fails at once if the process died."""
+        """Until `/readyz` answers 200 (database and broker reachable); fails at once if the process died.
+
+        On a shared port the answer may come from another process of the service, so this one must also be
+        listening: the runner listens only once the app has started (its database and broker connected), and
+        from then on the kernel hands it its share of the connections."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         last = "no answer"
@@ -111,9 +146,11 @@ class ServiceProcess:
                 raise ServiceFailed(f"{self.service} exited while starting:\n{log_tail(self.log_path)}")
             try:
                 answer = await http.get(f"{self.url}/readyz", timeout=2.0)
-                if answer.status_code == 200:
+                if answer.status_code == 200 and self._joined():
                     return
                 last = f"{answer.status_code} {answer.text[:200]}"
+                if answer.status_code == 200:
+                    last += " from another process on the shared port; this one is not listening yet"
             except httpx.HTTPError as error:
                 last = repr(error)
             await asyncio.sleep(0.2)

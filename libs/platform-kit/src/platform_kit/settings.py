@@ -59,6 +59,14 @@ class ServiceSettings(BaseSettings):
     port: int = Field(
         0, description="HTTP port; 0 means the service's standard port (gateway 8000 … totalizator 8005)."
     )
+    reuse_port: bool = Field(
+        False,
+        description="Bind the port with SO_REUSEPORT so that several processes of the service on one host share "
+        "it, the kernel spreading new connections over them (as a layer-4 load balancer would, at no CPU cost): "
+        "for several gateway processes on one VM without a proxy in front. Each process joins only once started, "
+        "so no connection waits on one still starting. Not needed on Kubernetes (one process per pod, the Service "
+        "balances). The spreading is Linux's; elsewhere one process may get them all.",
+    )
     database_url: str = Field(
         "",
         description="SQLAlchemy async URL of the service's own database (postgresql+asyncpg://… when deployed); "
