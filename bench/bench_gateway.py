@@ -72,12 +72,22 @@ def listening_socket(port: int) -> socket.socket:
 
 
 def run_server(app: Any, port: int) -> None:
-    """Served on the event loop the platform's own runner uses (`platform serve`: uvloop)."""
+    """Served on the event loop the platform's own runner uses (`platform serve`: uvloop). Once it has started
+    (lifespan done), `READY_FILE` is created: see `served`."""
     import uvicorn
     from platform_runner.serving import run
 
     config = uvicorn.Config(app, log_level="warning", ws_max_queue=10_000, timeout_keep_alive=60, backlog=2048)
-    run(uvicorn.Server(config).serve(sockets=[listening_socket(port)]))
+    server = uvicorn.Server(config)
+
+    async def serve_and_tell() -> None:
+        serving = asyncio.create_task(server.serve(sockets=[listening_socket(port)]))
+        while not server.started and not serving.done():
+            await asyncio.sleep(0.05)
+        await asyncio.to_thread(Path(os.environ[READY_FILE]).touch)
+        await serving
+
+    run(serve_and_tell())
 
 
 def serve_gateway(port: int, database_url: str) -> None:
@@ -240,7 +250,7 @@ async def rest_figures(base: str, token: str, method: str, path: str, body: Any,
 
 
 async def database_read_alone(database_url: str, player_id: str, args: argparse.Namespace) -> Figures:
-    """The route's read (`identity_store.get_player` in a read session), nothing around it, at the same
+    """The route's read (`identity_store.get_player` on a read connection), nothing around it, at the same
     concurrency: the storage layer's ceiling for `GET /players/me`."""
     from gateway.adapters import identity_store
     from platform_kit.db import Database
@@ -252,8 +262,8 @@ async def database_read_alone(database_url: str, player_id: str, args: argparse.
     async def worker() -> None:
         while time.perf_counter() < deadline:
             started = time.perf_counter()
-            async with db.sessions() as session:
-                await identity_store.get_player(session, player_id)
+            async with db.read_connection() as connection:
+                await identity_store.get_player(connection, player_id)
             latencies.append((time.perf_counter() - started) * 1000)
 
     try:
@@ -388,13 +398,21 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_until_up(url: str, processes: list[subprocess.Popen[bytes]]) -> None:
+#: The environment variable naming the file a served process creates once it serves (`run_server`).
+READY_FILE = "BENCH_READY_FILE"
+
+
+def wait_until_up(url: str, ready: Path, processes: list[subprocess.Popen[bytes]]) -> None:
+    """Until the process just started has created `ready` and the port answers `url`. Polling the shared port
+    alone is not enough: an earlier instance answers it while the new one, already listening, still starts
+    (imports, lifespan), and the connections the kernel hands it wait in its backlog — the first route measured
+    timed out by the dozen (issue 14)."""
     deadline = time.monotonic() + 180  # a gateway starting on a busy shared machine (imports, migrations)
     while time.monotonic() < deadline:
         if any(process.poll() is not None for process in processes):
             raise SystemExit("a served process stopped")
         try:
-            if httpx.get(url, timeout=2).status_code == 200:
+            if ready.exists() and httpx.get(url, timeout=2).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
@@ -412,9 +430,10 @@ def served(role: str, port: int, database_url: str, instances: int, folder: Path
         for n in range(instances):
             log = (folder / f"{role}-{n}.log").open("w")
             command = [sys.executable, __file__, "--serve", role, str(port), database_url]
-            env = {**os.environ, "GATEWAY_LOG_LEVEL": "WARNING"}
+            ready_file = folder / f"{role}-{port}-{n}.ready"
+            env = {**os.environ, "GATEWAY_LOG_LEVEL": "WARNING", READY_FILE: str(ready_file)}
             processes.append(subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT))
-            wait_until_up(ready, processes)
+            wait_until_up(ready, ready_file, processes)
         yield
     finally:
         for process in processes:
