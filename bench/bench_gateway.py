@@ -231,7 +231,7 @@ async def rest_figures(base: str, token: str, method: str, path: str, body: Any,
 
 
 async def database_read_alone(database_url: str, player_id: str, args: argparse.Namespace) -> Figures:
-    """The route's read (`identity_store.get_player` in a read session), nothing around it, at the same
+    """The route's read (`identity_store.get_player` on a read connection), nothing around it, at the same
     concurrency: the storage layer's ceiling for `GET /players/me`."""
     from gateway.adapters import identity_store
     from platform_kit.db import Database
@@ -243,8 +243,8 @@ async def database_read_alone(database_url: str, player_id: str, args: argparse.
     async def worker() -> None:
         while time.perf_counter() < deadline:
             started = time.perf_counter()
-            async with db.sessions() as session:
-                await identity_store.get_player(session, player_id)
+            async with db.read_connection() as connection:
+                await identity_store.get_player(connection, player_id)
             latencies.append((time.perf_counter() - started) * 1000)
 
     try:

@@ -1,14 +1,29 @@
-"""`Database.sessions()`, the read sessions: on SQLite they read beside a writer, on PostgreSQL without a
-transaction, and on both they refuse to write."""
+"""`Database.sessions()` and `Database.read_connection()`, the reads: on SQLite they read beside a writer, on
+PostgreSQL without a transaction, and on both they refuse to write."""
 
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from platform_kit.db import Database, ReadOnlySessionError
 from sqlalchemy import Column, Integer, MetaData, Table, func, insert, select, text, update
 
+Reads = Callable[[Database], AbstractAsyncContextManager[Any]]
 
-async def test_a_read_is_answered_while_a_writer_holds_the_lock_and_sees_what_was_committed(tmp_path: Path) -> None:
+
+@pytest.fixture(params=["session", "connection"])
+def reads(request: pytest.FixtureRequest) -> Reads:
+    """The two ways to read: an ORM read session, or a bare read connection (for hot Core reads)."""
+    if request.param == "session":
+        return lambda db: db.sessions()
+    return lambda db: db.read_connection()
+
+
+async def test_a_read_is_answered_while_a_writer_holds_the_lock_and_sees_what_was_committed(
+    tmp_path: Path, reads: Reads
+) -> None:
     """Were a reader to begin as a writer does (BEGIN IMMEDIATE), it would queue behind the open transaction —
     here, which waits for it, until the busy timeout failed it with "database is locked"."""
     db = Database(f"sqlite+aiosqlite:///{tmp_path}/reads.db")
@@ -18,9 +33,9 @@ async def test_a_read_is_answered_while_a_writer_holds_the_lock_and_sees_what_wa
             await session.execute(text("INSERT INTO t VALUES (1)"))
         async with db.transaction() as writer:
             await writer.execute(text("INSERT INTO t VALUES (2)"))
-            async with db.sessions() as reader:
+            async with reads(db) as reader:
                 seen = await reader.scalar(text("SELECT count(*) FROM t"))
-        async with db.sessions() as reader:
+        async with reads(db) as reader:
             after = await reader.scalar(text("SELECT count(*) FROM t"))
     finally:
         await db.dispose()
@@ -29,15 +44,15 @@ async def test_a_read_is_answered_while_a_writer_holds_the_lock_and_sees_what_wa
 
 @pytest.mark.postgres
 async def test_on_postgresql_a_read_runs_without_a_transaction_and_a_write_transaction_keeps_its_own(
-    postgres_url: str,
+    postgres_url: str, reads: Reads
 ) -> None:
-    """No BEGIN, no ROLLBACK around a read (one round trip instead of three): each statement of a read session
+    """No BEGIN, no ROLLBACK around a read (one round trip instead of three): each statement of a read
     is a transaction of its own, with an id of its own; a `transaction()` on the same pooled connection
     afterwards still runs its statements in one transaction."""
     db = Database(postgres_url, pool_size=1)
     transaction_id = text("SELECT txid_current()")
     try:
-        async with db.sessions() as reader:
+        async with reads(db) as reader:
             read = [await reader.scalar(transaction_id) for _ in range(2)]
         async with db.transaction() as writer:
             written = [await writer.scalar(transaction_id) for _ in range(2)]
@@ -55,20 +70,20 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-async def test_a_read_session_refuses_to_write(database_url: str) -> None:
-    """On PostgreSQL a write through a read session would commit at once, outside the use case's transaction;
+async def test_a_read_refuses_to_write(database_url: str, reads: Reads) -> None:
+    """On PostgreSQL a write through a read would commit at once, outside the use case's transaction;
     it is refused instead, before it reaches the database, and nothing is written."""
     db = Database(database_url)
     rows = Table("rows", MetaData(), Column("a", Integer))
     try:
         async with db.transaction() as session:
             await session.execute(text("CREATE TABLE rows (a INTEGER)"))
-        async with db.sessions() as reader:
+        async with reads(db) as reader:
             with pytest.raises(ReadOnlySessionError):
                 await reader.execute(insert(rows).values(a=1))
             with pytest.raises(ReadOnlySessionError):
                 await reader.execute(update(rows).values(a=2))
-        async with db.sessions() as reader:
+        async with reads(db) as reader:
             count = await reader.scalar(select(func.count()).select_from(rows))
     finally:
         await db.dispose()

@@ -76,14 +76,19 @@ async def test_readiness_fails_when_the_database_is_unreachable(tmp_path: Path) 
     assert response.json()["checks"]["database"] is False
 
 
-async def test_metrics_count_requests_by_route_template(app: tuple[FastAPI, InMemoryBus]) -> None:
+async def test_metrics_count_requests_by_route_template_and_status(app: tuple[FastAPI, InMemoryBus]) -> None:
     async with client(app[0]) as http:
         await http.post("/credits/a/1")
         await http.post("/credits/b/2")
+        await http.post("/credits/c/not-a-number")
+        for _ in range(3):
+            await http.get("/refuse")
         text = (await http.get("/metrics")).text
-    assert (
-        'http_requests_total{method="POST",route="/credits/{account}/{amount}",service="demo",status="200"} 2.0' in text
-    )
+    route = 'method="POST",route="/credits/{account}/{amount}",service="demo"'
+    assert f'http_requests_total{{{route},status="200"}} 2.0' in text
+    assert f'http_requests_total{{{route},status="422"}} 1.0' in text
+    assert 'http_requests_total{method="GET",route="/refuse",service="demo",status="409"} 3.0' in text
+    assert f"http_request_duration_seconds_count{{{route}}} 3.0" in text
     assert "http_request_duration_seconds_bucket" in text
     assert "outbox_backlog" in text
 
@@ -102,6 +107,17 @@ async def test_correlation_id_flows_from_request_into_published_event(
     assert envelope.correlation_id == "req-42"
     assert envelope.producer == "demo"
     assert envelope.id == response.json()["event_id"]
+
+
+async def test_each_answer_is_logged_once_with_its_status_and_probes_are_not(
+    app: tuple[FastAPI, InMemoryBus], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="platform.access")
+    async with client(app[0]) as http:
+        await http.get("/refuse", headers={"X-Request-ID": "req-7"})
+        await http.get("/healthz")
+    logged = [record for record in caplog.records if record.name == "platform.access"]
+    assert [(r.method, r.path, r.status) for r in logged] == [("GET", "/refuse", 409)]  # type: ignore[attr-defined]
 
 
 async def test_errors_are_problem_json_with_a_stable_code(app: tuple[FastAPI, InMemoryBus]) -> None:

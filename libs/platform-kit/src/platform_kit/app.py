@@ -38,20 +38,30 @@ class CorrelationMiddleware:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or [])
-        incoming = headers.get(correlation.HEADER.lower().encode())
+        incoming = _header(scope, _REQUEST_ID)
         request_id = incoming.decode("latin-1")[:64] if incoming else correlation.new_id()
         token = correlation.bind(request_id)
         tag_current_span(request_id)
-        started = time.perf_counter()
+        try:
+            if scope["type"] == "websocket":
+                # A socket's messages pass straight through: nothing of them is answered or logged here, and a
+                # wrapper would cost a call on every message fanned out to every socket (issue 14).
+                await self.app(scope, receive, send)
+            else:
+                await self.app(scope, receive, _answering_with_id(scope, send, request_id))
+        finally:
+            correlation.reset(token)
 
-        async def send_with_id(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
-                if scope.get("path") in QUIET_PATHS:
-                    await send(message)
-                    return
+
+def _answering_with_id(scope: Scope, send: Send, request_id: str) -> Send:
+    """`send`, with the request id added to the answer's headers and the answer logged (probes excepted)."""
+    started = time.perf_counter()
+
+    async def send_with_id(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message.setdefault("headers", [])
+            message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
+            if scope.get("path") not in QUIET_PATHS and access_log.isEnabledFor(logging.INFO):
                 access_log.info(
                     "request",
                     extra={
@@ -61,12 +71,22 @@ class CorrelationMiddleware:
                         "ms": round((time.perf_counter() - started) * 1000, 2),
                     },
                 )
-            await send(message)
+        await send(message)
 
-        try:
-            await self.app(scope, receive, send_with_id)
-        finally:
-            correlation.reset(token)
+    return send_with_id
+
+
+_REQUEST_ID = correlation.HEADER.lower().encode()
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    """The value of the header `name` (lower-case, as ASGI gives names; the last one if repeated), without
+    building a dict of all of them on every request."""
+    found = None
+    for key, value in scope.get("headers") or ():
+        if key == name:
+            found = bytes(value)
+    return found
 
 
 def create_service_app(

@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import BigInteger, DateTime, Dialect, Integer, TypeDecorator, event, text
+from sqlalchemy.engine import Connection
 from sqlalchemy.engine.url import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import ORMExecuteState, Session
+from sqlalchemy.sql import Executable
 
 from platform_kit.fair_pool import FairQueuePool
 from platform_kit.instants import as_utc
@@ -89,8 +91,10 @@ class Database:
         #: round trip for a one-statement read instead of three (a round trip costs more CPU here than the
         #: query: the capacity note of issue 14).
         reading = {_READ_ONLY: True} if self.is_sqlite else {_READ_ONLY: True, "isolation_level": "AUTOCOMMIT"}
+        self._reading_engine = self.engine.execution_options(**reading)
+        event.listen(self._reading_engine.sync_engine, "before_execute", _refuse_dml)
         self.sessions = async_sessionmaker(
-            self.engine.execution_options(**reading), expire_on_commit=False, sync_session_class=ReadOnlySession
+            self._reading_engine, expire_on_commit=False, sync_session_class=ReadOnlySession
         )
 
     @asynccontextmanager
@@ -98,6 +102,16 @@ class Database:
         """A session inside one transaction: committed on success, rolled back on any exception."""
         async with self._writing() as session, session.begin():
             yield session
+
+    @asynccontextmanager
+    async def read_connection(self) -> AsyncIterator[AsyncConnection]:
+        """A connection for Core reads (`select`, `text`), with the read sessions' guarantees — no transaction on
+        PostgreSQL, a deferred one on SQLite, and any INSERT, UPDATE or DELETE refused before it reaches the
+        database — without an ORM session around it: a one-row read costs about 200 µs less CPU this way
+        (the session's transaction object, its ORM execute state and event: issue 14). For a hot read path;
+        `sessions()` otherwise. Returned to the pool when the block ends, also on an exception."""
+        async with self._reading_engine.connect() as connection:
+            yield connection
 
     async def ping(self) -> bool:
         try:
@@ -148,8 +162,15 @@ def _refuse_writes(state: ORMExecuteState) -> None:
         raise ReadOnlySessionError(f"a read session may not write: {state.statement}")
 
 
+def _refuse_dml(connection: Connection, statement: Executable, *_: Any) -> None:
+    """The read sessions' refusal, for the read connections (`Database.read_connection`): an `insert`, `update`
+    or `delete` is refused before it is sent. (A `text()` is not parsed, here as in a read session.)"""
+    if getattr(statement, "is_dml", False):
+        raise ReadOnlySessionError(f"a read connection may not write: {statement}")
+
+
 class ReadOnlySessionError(RuntimeError):
-    """Code wrote through `Database.sessions()`: use `Database.transaction()`."""
+    """Code wrote through `Database.sessions()` or `Database.read_connection()`: use `Database.transaction()`."""
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -28,6 +28,24 @@ class HttpMetrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
         )
         self.service = service
+        #: The labelled children, looked up once per label values: `labels()` validates and joins the values and
+        #: takes a lock on every call, a share of every request's cost (py-spy, issue 14). No more entries than
+        #: the metrics keep children anyway (unmatched paths share the route "unmatched").
+        self._counters: dict[tuple[str, str, int], Counter] = {}
+        self._histograms: dict[tuple[str, str], Histogram] = {}
+
+    def record(self, method: str, route: str, status: int, seconds: float) -> None:
+        """One request answered: counted by route template and status, its latency observed by route."""
+        counter = self._counters.get((method, route, status))
+        if counter is None:
+            counter = self._counters[(method, route, status)] = self.requests.labels(
+                self.service, method, route, str(status)
+            )
+        histogram = self._histograms.get((method, route))
+        if histogram is None:
+            histogram = self._histograms[(method, route)] = self.latency.labels(self.service, method, route)
+        counter.inc()
+        histogram.observe(seconds)
 
 
 class MetricsMiddleware:
@@ -56,10 +74,7 @@ class MetricsMiddleware:
         try:
             await self.app(scope, receive, record_status)
         finally:
-            template = _template(scope)
-            method = scope["method"]
-            self.metrics.requests.labels(self.metrics.service, method, template, str(status)).inc()
-            self.metrics.latency.labels(self.metrics.service, method, template).observe(time.perf_counter() - started)
+            self.metrics.record(scope["method"], _template(scope), status, time.perf_counter() - started)
 
 
 def _template(scope: Scope) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from platform_kit.errors import NotFound
 from sqlalchemy import bindparam, func, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from gateway.adapters.orm import concessionaires, players, staff_members
 from gateway.domain.identity import nickname_key
@@ -85,7 +85,9 @@ async def insert_player(session: AsyncSession, record: PlayerRecord) -> None:
     await session.execute(players.insert().values(nickname_key=nickname_key(record.nickname), **_fields(record)))
 
 
-async def get_player(session: AsyncSession, player_id: str) -> PlayerRecord | None:
+async def get_player(session: AsyncSession | AsyncConnection, player_id: str) -> PlayerRecord | None:
+    """Through a use case's session, or a read connection (`UnitsOfWork.read_connection`: every request that
+    names a player reads it, issue 14)."""
     row = (await session.execute(_PLAYER_BY_ID, {"player_id": player_id})).first()
     return PlayerRecord(**row._mapping) if row else None
 

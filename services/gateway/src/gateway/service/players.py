@@ -17,8 +17,8 @@ class Players:
         self._context = context
 
     async def get(self, by: Principal, player_id: str) -> PlayerRecord:
-        async with self._context.units.reading() as session:
-            player = await identity_store.get_player(session, player_id)
+        async with self._context.units.read_connection() as connection:
+            player = await identity_store.get_player(connection, player_id)
         # Another concessionaire's player answers exactly like a missing one: their existence is not disclosed.
         if player is None or not by.may_see_player(player.id, player.concessionaire_id):
             raise NotFound("player_not_found", "No such player.")
