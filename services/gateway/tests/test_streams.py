@@ -115,7 +115,7 @@ def publish_event(platform: Platform, event: Event) -> None:
     """On the bus under the key its producer would use (`private.…` for a private event)."""
     envelope = Envelope.wrap(event, producer="table-engine")
     assert platform.client.portal is not None
-    platform.client.portal.call(platform.bus.publish, envelope, event.routing_key())
+    platform.client.portal.call(platform.bus.publish, envelope.outgoing(event.routing_key()))
 
 
 def next_message(ws: Any) -> dict[str, Any]:

@@ -218,7 +218,7 @@ def test_p12_5_a_ban_closes_the_players_sockets_and_keeps_them_out(platform: Pla
     with connect(platform, cheater["access_token"]) as ws:
         ws.receive_json()
         assert platform.client.portal is not None
-        platform.client.portal.call(platform.bus.publish, ban(cheater["principal"]["id"]))
+        platform.client.portal.call(platform.bus.publish, ban(cheater["principal"]["id"]).outgoing())
         assert close_code(ws) == 4403
     with connect(platform, cheater["access_token"]) as ws:
         assert close_code(ws) == 4403
