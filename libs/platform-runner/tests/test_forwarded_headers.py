@@ -4,19 +4,16 @@ report: a rotating X-Forwarded-For made every log-in attempt come from a new add
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI, Request
 from gateway.settings import Settings as GatewaySettings
 from platform_kit.settings import ServiceSettings
-from platform_kit.testing import eventually
-from platform_runner.serving import server_config
 from pydantic import ValidationError
+from runner_serving_support import served
 
 echo = FastAPI()
 
@@ -29,22 +26,11 @@ async def whoami(request: Request) -> dict[str, str | None]:
 @asynccontextmanager
 async def serving(forwarded_allow_ips: str) -> AsyncIterator[httpx.AsyncClient]:
     """The echo app on a free local port, configured the way `platform serve` configures a service."""
-    config = server_config(echo, ServiceSettings(forwarded_allow_ips=forwarded_allow_ips))
-    config.port = 0
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-
-    async def started() -> bool:
-        return server.started
-
-    await eventually(started)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-            yield http
-    finally:
-        server.should_exit = True
-        await task
+    async with (
+        served(echo, ServiceSettings(forwarded_allow_ips=forwarded_allow_ips)) as port,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
+    ):
+        yield http
 
 
 async def client_seen(http: httpx.AsyncClient, forwarded_for: str) -> str:
