@@ -1,9 +1,10 @@
 """A tournament player as the capacity harness plays it: REST and two WebSockets, like the web client.
 
 The bot learns where it sits from its lobby socket (`seating.py`: the gateway's private seating push, REST only as
-the fallback), follows that table on its table socket, and acts with `POST /tables/{id}/actions` after a think
-time drawn from its pace. The latency of an action runs from that POST to the moment the bot's own
-`table.action.taken` arrives on its table socket. When it leaves the table (moved, busted, the table broken or
+the fallback), follows that table on its table socket, and acts on that socket (an `act` frame, as the web
+client's table.js does; `POST /tables/{id}/actions` while the socket is down) after a think time drawn from its
+pace. The latency of an action runs from sending it to the moment the bot's own `table.action.taken` arrives on
+its table socket. When it leaves the table (moved, busted, the table broken or
 closed) it waits for its next seat, until it has a finishing position or the tournament is over.
 
 The decision is the e2e bots' (`harness.bots.decide`: a random legal action, wary of big calls).
@@ -58,7 +59,7 @@ class CapacityBot:
         self.rng = rng
         self.meter = meter
         self.pace = Pace((0.0, 0.0))
-        self.socket = TableSocket(session, "table")
+        self.socket = TableSocket(session, meter)
         self.seating = Seating(session, tournament_id, rng, meter)
         self._table: str | None = None
         #: Set on every change of `_away` (left the table, or — in replayed history — seated there again).
@@ -166,9 +167,14 @@ class CapacityBot:
         if decision.amount is not None:
             body["amount"] = decision.amount
         self._sent_at = time.monotonic()
+        # On the table socket, as the web client acts (table.js); over REST only while the socket is down.
+        if await self.socket.send({"type": "act", "table_id": request["table_id"], "ref": request["hand_id"], **body}):
+            self.meter.count("actions sent")
+            return
         try:
             await self.session.call("POST", f"/tables/{request['table_id']}/actions", json=body)
             self.meter.count("actions sent")
+            self.meter.count("actions sent over REST (table socket down)")
         except (ApiError, Unreachable) as error:
             self._sent_at = None
             log.info("bot %s: action refused: %s", self.me, error)

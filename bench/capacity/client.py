@@ -104,7 +104,15 @@ class LobbySocket(Stream):
 
 class TableSocket(Stream):
     """A table socket whose subscriptions ask for the channel's recent messages: a bot that opens its new table
-    a moment after a hand started there still sees the action it is asked for (and its cards)."""
+    a moment after a hand started there still sees the action it is asked for (and its cards). The bot acts on
+    it, as the web client does (`act` frames); what the gateway refuses there is counted by code."""
+
+    def __init__(self, session: Session, meter: Meter) -> None:
+        super().__init__(session, "table")
+        self.meter = meter
+
+    def refused(self, frame: dict[str, Any]) -> None:
+        self.meter.count(f"table socket refusals: {frame.get('code', '-')}")
 
     async def send(self, frame: dict[str, Any]) -> bool:
         if frame.get("type") == "subscribe":

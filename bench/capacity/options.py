@@ -47,7 +47,9 @@ class Options:
     play_timeout: float = 1800.0
     #: A tournament whose tables show no new chip counts for this long has stalled. None: `stall_after`.
     stall_seconds: float | None = None
-    queue_sample_seconds: float = 5.0
+    #: Between two readings of the queues: each `rabbitmqctl` call boots an Erlang VM (about a second of one of
+    #: the two cores the platform runs on), so every 5 s took a tenth of the machine from the run it measures.
+    queue_sample_seconds: float = 15.0
 
     @property
     def window(self) -> float:

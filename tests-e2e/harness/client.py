@@ -194,6 +194,8 @@ class Stream:
                         await self.send({"type": "pong"})
                     elif kind == "message":
                         yield frame["data"]
+                    elif kind == "error":
+                        self.refused(frame)
             except WebSocketException:
                 pass
             self._ws = None
@@ -212,6 +214,10 @@ class Stream:
         self._ws = ws
         for channel in sorted(self.channels):
             await self.send({"type": "subscribe", "channel": channel})
+
+    def refused(self, frame: dict[str, Any]) -> None:
+        """An `error` frame: a subscription or a command the gateway refused. Ignored here (the e2e players send
+        their commands over REST); a subclass that sends commands on the socket counts them."""
 
     async def close(self) -> None:
         if self._ws is not None:

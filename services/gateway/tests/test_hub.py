@@ -101,6 +101,24 @@ async def test_p1_4_private_messages_reach_only_their_players_connections() -> N
     assert messages(admin) == [(3, {"board": ["Kd", "Qs", "Jh"]})]  # staff never see hole cards
 
 
+async def test_p1_4_a_private_message_reaches_only_that_players_connections_following_its_channel() -> None:
+    hub = new_hub()
+    lobby_follower, table_only = hub.connect(ALICE, SocketKind.LOBBY), hub.connect(ALICE, SocketKind.TABLE)
+    bob = hub.connect(BOB, SocketKind.LOBBY)
+    for connection in (lobby_follower, bob):
+        await hub.subscribe(connection, "lobby")
+        drain(connection)
+    hub.publish("lobby", {"seat": "alice's"}, only_player="alice")
+    assert messages(lobby_follower) == [(1, {"seat": "alice's"})]
+    assert messages(table_only) == messages(bob) == []  # another channel; another player
+    await hub.disconnect(lobby_follower)
+    hub.publish("lobby", {"seat": "alice's again"}, only_player="alice")
+    assert messages(lobby_follower) == messages(table_only) == []
+    again = hub.connect(ALICE, SocketKind.LOBBY)
+    await hub.subscribe(again, "lobby", history=True)
+    assert messages(again) == [(1, {"seat": "alice's"}), (2, {"seat": "alice's again"})]
+
+
 async def test_p1_4_a_late_arrival_asks_for_the_tables_history_and_sees_only_its_own_cards() -> None:
     hub = new_hub(replay_capacity=3)
     hub.publish("table:7", {"hand": "started"})

@@ -85,6 +85,30 @@ async def test_a_run_this_process_saved_comes_from_memory_until_someone_else_sav
     assert reloaded.to_json() == run.to_json()
 
 
+async def test_readers_of_a_run_a_writer_holds_restore_it_once_per_version(database: Database) -> None:
+    """Issue 14: while a writer has taken the run (load … commit), readers share one restored copy of the version
+    they read; the writer's commit hands them its own run again, and the copy is never given to a writer."""
+    cache, rng = RunCache(), random.Random(2)
+    run = started_run()
+    async with database.transaction() as session:
+        await runs.save(session, run, NOW, cache)
+    async with database.transaction() as writing:
+        assert await runs.load(writing, T, rng, cache) is run  # taken: out of the cache until the commit
+        async with database.sessions() as reading:
+            first = await runs.peek(reading, T, rng, cache)
+        async with database.sessions() as reading:
+            second = await runs.peek(reading, T, rng, cache)
+        assert first is not None and first is not run and second is first
+        assert first.to_json() == run.to_json()
+        run.disqualify("p1", NOW)
+        await runs.save(writing, run, NOW, cache)
+    async with database.sessions() as reading:
+        assert await runs.peek(reading, T, rng, cache) is run  # the newer version, from the writer
+    async with database.transaction() as writing:
+        taken = await runs.load(writing, T, rng, cache)
+        assert taken is run and taken is not first
+
+
 async def test_a_run_changed_by_a_transaction_that_failed_is_restored_from_its_snapshot(database: Database) -> None:
     cache, rng = RunCache(), random.Random(2)
     run = started_run()

@@ -4,7 +4,13 @@
 - One durable *quorum* queue per consuming service, with `x-delivery-limit`: a message whose handler keeps
   failing is dead-lettered to `<queue>.dead` after a bounded number of tries instead of looping forever.
 - Publisher confirms: `publish` returns only once the broker has the message, so the outbox can mark it sent.
-- A robust connection that reconnects and re-declares its topology after a broker restart.
+- Robust connections that reconnect and re-declare their topology after a broker restart: one for publishing,
+  one for consuming. RabbitMQ throttles a connection whose publishes outrun the queues (flow control: it stops
+  reading the socket); on a shared connection that also held back the consumers' acks, and with them the
+  deliveries (RabbitMQ's own advice: separate connections for publishers and consumers). In a 3,000-player run
+  one gateway's commands waited out their confirm for minutes (2,619 × 503 `bus_unavailable`) while the other
+  gateway's went through and the broker logged nothing: what flow control on a shared connection looks like,
+  though not proven to be it (issue 14).
 """
 
 from __future__ import annotations
@@ -37,7 +43,8 @@ class RabbitBus:
     def __init__(self, url: str, *, prefetch: int = 32) -> None:
         self._url = url
         self._prefetch = prefetch
-        self._connection: AbstractRobustConnection | None = None
+        self._connection: AbstractRobustConnection | None = None  # the consumers'
+        self._publish_connection: AbstractRobustConnection | None = None
         self._publish_channel: AbstractRobustChannel | None = None
         # The events exchange on the publishing channel, built once: a robust channel keeps its identity across
         # reconnections, so the object stays valid (it asks the channel for the live one at each publish).
@@ -45,8 +52,13 @@ class RabbitBus:
         self._workers: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
-        self._connection = await aio_pika.connect_robust(self._url, client_properties={"connection_name": "platform"})
-        self._publish_channel = await self._connection.channel(publisher_confirms=True)
+        self._connection = await aio_pika.connect_robust(
+            self._url, client_properties={"connection_name": "platform consumers"}
+        )
+        self._publish_connection = await aio_pika.connect_robust(
+            self._url, client_properties={"connection_name": "platform publishers"}
+        )
+        self._publish_channel = await self._publish_connection.channel(publisher_confirms=True)
         await self._declare_exchanges(self._publish_channel)
         self._events = await self._publish_channel.get_exchange(EVENTS_EXCHANGE, ensure=False)
 
@@ -55,15 +67,18 @@ class RabbitBus:
             worker.cancel()
         await asyncio.gather(*self._workers, return_exceptions=True)
         self._workers.clear()
-        if self._connection is not None:
-            await self._connection.close()
-            self._connection = None
-            self._publish_channel = self._events = None
+        for connection in (self._publish_connection, self._connection):
+            if connection is not None:
+                await connection.close()
+        self._connection = self._publish_connection = None
+        self._publish_channel = self._events = None
 
     async def ping(self) -> bool:
         return (
             self._connection is not None
             and not self._connection.is_closed
+            and self._publish_connection is not None
+            and not self._publish_connection.is_closed
             and self._publish_channel is not None
             and not self._publish_channel.is_closed
         )

@@ -23,7 +23,7 @@ import itertools
 import json
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from enum import IntEnum
 from typing import Any
 
@@ -94,6 +94,9 @@ class Hub:
         self._ids = itertools.count(1)
         self._connections: dict[str, Connection] = {}
         self._subscribers: defaultdict[str, set[Connection]] = defaultdict(set)
+        # A player's connections: a private message (a seat pushed on the lobby, which thousands follow) goes
+        # straight to them instead of being checked against every subscriber of its channel.
+        self._of_player: defaultdict[str, set[Connection]] = defaultdict(set)
         self._logs: dict[str, ChannelLog] = {}
         self._at_table: Counter[tuple[str, str]] = Counter()  # (player, table) -> connections subscribed
         self._away: set[tuple[str, str]] = set()  # reported disconnected, not yet back
@@ -106,17 +109,24 @@ class Hub:
     def connect(self, principal: Principal, socket: SocketKind) -> Connection:
         connection = Connection(str(next(self._ids)), principal, socket, self._send_queue_size)
         self._connections[connection.id] = connection
+        if connection.player_id is not None:
+            self._of_player[connection.player_id].add(connection)
         return connection
 
     async def disconnect(self, connection: Connection) -> None:
         if self._connections.pop(connection.id, None) is None:
             return
+        if connection.player_id is not None:
+            players = self._of_player[connection.player_id]
+            players.discard(connection)
+            if not players:
+                del self._of_player[connection.player_id]
         for name in list(connection.channels):
             await self.unsubscribe(connection, name)
 
     def kick_player(self, player_id: str, code: int, reason: str) -> int:
         """Close every connection of a player (e.g. banned); returns how many."""
-        kicked = [c for c in self._connections.values() if c.player_id == player_id]
+        kicked = list(self._of_player.get(player_id, ()))
         for connection in kicked:
             connection.kick(code, reason)
         return len(kicked)
@@ -190,10 +200,15 @@ class Hub:
         """Number `message` on `channel` and send it to the subscribers who may see it; returns its seq."""
         Channel.parse(channel)  # refuse a malformed name before it creates a log
         logged = self._log(channel).append(message, only_player)
-        # Encoded once for every subscriber: a table's events go to all its watchers.
-        text = encode(_message_frame(channel, logged.seq, message))
-        for connection in list(self._subscribers.get(channel, ())):
-            if logged.visible_to(connection.player_id):
+        receivers: Collection[Connection]
+        if only_player is None:
+            receivers = self._subscribers.get(channel, ())
+        else:
+            receivers = [c for c in self._of_player.get(only_player, ()) if channel in c.channels]
+        if receivers:
+            # Encoded once for every subscriber: a table's events go to all its watchers.
+            text = encode(_message_frame(channel, logged.seq, message))
+            for connection in receivers:
                 self._enqueue(connection, text)
         return logged.seq
 

@@ -7,6 +7,12 @@ a run whose row still has that version (nobody else saved it since) takes the ob
 run leaves the cache while a transaction uses it and comes back only once that transaction commits, so a call
 that failed halfway is never seen again: the next one restores the snapshot. Within one transaction (a batch of
 messages), a run saved by one call is handed to the next one from memory too.
+
+Readers (`peek`: a player's page, the tournament's page) never take the run. While a writer holds it (from its
+`load` to its commit, which under load is most of the time: hand results arrive several a second) a reader
+finds no run at the row's version, so it restores the snapshot and keeps that copy for the next readers of the
+same version, apart from the writers' runs: a busy tournament costs one restore per version that is read, not
+one per read (a 3,000-player run's seat lookups restored the snapshot on every request: issue 14).
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ class RunCache:
     def __init__(self, size: int = CACHED_RUNS) -> None:
         self._size = size
         self._runs: OrderedDict[str, tuple[int, TournamentRun]] = OrderedDict()
+        #: Restored by readers, for readers only (never handed to a writer, which would change it under them).
+        self._read_copies: OrderedDict[str, tuple[int, TournamentRun]] = OrderedDict()
         self.hits = 0
         self.misses = 0
 
@@ -48,8 +56,18 @@ class RunCache:
     def peek(self, tournament_id: str, version: int) -> TournamentRun | None:
         """The cached run if it is at `version`, left in the cache: for reading only. (A call may change it
         after this returns, but only into a newer state: domain calls never wait halfway.)"""
-        cached = self._runs.get(tournament_id)
-        return cached[1] if cached is not None and cached[0] == version else None
+        for kept in (self._runs, self._read_copies):
+            cached = kept.get(tournament_id)
+            if cached is not None and cached[0] == version:
+                return cached[1]
+        return None
+
+    def keep_read_copy(self, tournament_id: str, version: int, run: TournamentRun) -> None:
+        """A run a reader restored at `version`, for the readers that follow until the next save."""
+        self._read_copies[tournament_id] = (version, run)
+        self._read_copies.move_to_end(tournament_id)
+        while len(self._read_copies) > self._size:
+            self._read_copies.popitem(last=False)
 
     def keep_after_commit(self, session: AsyncSession, run: TournamentRun, version: int) -> None:
         """Keep `run` at `version` once the transaction commits; until then, later calls of the same transaction
@@ -101,16 +119,31 @@ async def peek(
     version = await session.scalar(select(runs.c.version).where(runs.c.tournament_id == tournament_id))
     if version is None:
         return None
-    if cache is not None and (cached := cache.peek(tournament_id, version)) is not None:
+    if cache is None:
+        return await _restore(session, tournament_id, rng)
+    if (cached := cache.peek(tournament_id, version)) is not None:
         return cached
-    return await _restore(session, tournament_id, rng)
+    state, version = await _snapshot(session, tournament_id)
+    # Readers that missed together all waited for the snapshot: the first to get here restores it for the rest.
+    if (cached := cache.peek(tournament_id, version)) is not None:
+        return cached
+    run = TournamentRun.restore(json.loads(state), rng)
+    cache.keep_read_copy(tournament_id, version, run)
+    return run
 
 
 async def _restore(session: AsyncSession, tournament_id: str, rng: random.Random) -> TournamentRun:
     """The run rebuilt from its snapshot (whose row the caller found)."""
-    state = await session.scalar(select(runs.c.state).where(runs.c.tournament_id == tournament_id))
-    assert state is not None
+    state, _ = await _snapshot(session, tournament_id)
     return TournamentRun.restore(json.loads(state), rng)
+
+
+async def _snapshot(session: AsyncSession, tournament_id: str) -> tuple[str, int]:
+    """The snapshot text and its version, read together (a save may have come between two reads)."""
+    row = (
+        await session.execute(select(runs.c.state, runs.c.version).where(runs.c.tournament_id == tournament_id))
+    ).one()
+    return row.state, row.version
 
 
 async def save(session: AsyncSession, run: TournamentRun, now: datetime, cache: RunCache | None = None) -> None:
