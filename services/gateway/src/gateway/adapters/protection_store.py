@@ -8,8 +8,8 @@ from datetime import datetime
 from typing import Any
 
 from platform_kit.sql import upsert
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import bindparam, select
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from gateway.adapters.orm import player_protection, protection_changes
 from gateway.domain.protection import ExclusionTerm, SelfExclusion, SessionRules
@@ -33,10 +33,13 @@ class ChangeRecord:
     effective_until: datetime | None
 
 
-async def get(session: AsyncSession, player_id: str) -> ProtectionRecord:
-    """The player's settings; defaults (nothing set, no session yet) for a player without a row."""
-    c = player_protection.c
-    row = (await session.execute(select(player_protection).where(c.player_id == player_id))).mappings().first()
+_OF_PLAYER = select(player_protection).where(player_protection.c.player_id == bindparam("player_id"))
+
+
+async def get(session: AsyncSession | AsyncConnection, player_id: str) -> ProtectionRecord:
+    """The player's settings; defaults (nothing set, no session yet) for a player without a row. On a session, or
+    on a bare read connection for a hot path (each of a player's table commands reads them)."""
+    row = (await session.execute(_OF_PLAYER, {"player_id": player_id})).mappings().first()
     return record_of(player_id, row)
 
 

@@ -16,7 +16,7 @@ from datetime import datetime
 from platform_kit.errors import Conflict, Forbidden
 from platform_kit.events.gateway import PlayerSelfExcluded
 from platform_kit.instants import as_utc
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from gateway.adapters import protection_store
 from gateway.adapters.identity_store import PlayerRecord
@@ -48,7 +48,9 @@ def session_clock(record: ProtectionRecord, now: datetime) -> SessionClock | Non
     return SessionClock(record.session_started_at, now, record.rules)
 
 
-async def refuse_play(session: AsyncSession, player_id: str, now: datetime, *, own_session: bool) -> None:
+async def refuse_play(
+    session: AsyncSession | AsyncConnection, player_id: str, now: datetime, *, own_session: bool
+) -> None:
     """403 `player_self_excluded` or `session_time_limit_reached`. `own_session` False: someone else (a partner,
     an operator) acts for the player, so only the self-exclusion applies."""
     raise_if_play_refused(await protection_store.get(session, player_id), now, own_session=own_session)

@@ -64,8 +64,9 @@ async def _command(services: Services, connection: Connection, frame: dict[str, 
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
         raise FrameRefused("bad_frame", problems) from None
     context = services.context
-    async with context.units.reading() as session:  # as the REST table routes (issue 17)
-        await refuse_play(session, player_id, context.clock.now(), own_session=True)
+    # As the REST table routes (issue 17); on a bare read connection: every action of every player reads it.
+    async with context.units.read_connection() as database:
+        await refuse_play(database, player_id, context.clock.now(), own_session=True)
     tables = services.tables
     if isinstance(body, TableAction):
         await tables.act(player_id, table_id, body.hand_id, body.action, body.amount)
