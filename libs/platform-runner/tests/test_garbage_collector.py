@@ -1,5 +1,5 @@
 """A served process collects garbage in fewer, larger rounds (issue 14: a gateway with thousands of sockets spent
-a sixth of its busy time in CPython's collector at its default thresholds)."""
+a fifth of its busy time in CPython's collector at its default thresholds)."""
 
 from __future__ import annotations
 

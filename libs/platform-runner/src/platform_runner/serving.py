@@ -26,8 +26,8 @@ KEEP_ALIVE_SECONDS = 75
 WEBSOCKET_COMPRESSION = False
 #: No protocol-level pings from the server (uvicorn's default: one every 20 s per socket). The gateway's own
 #: heartbeat already pings every socket and closes one that stops answering (a browser cannot see protocol pings,
-#: so it is the application's heartbeat that matters); the two together cost a gateway with 3,000 sockets about a
-#: tenth of its time in the 3,000-player run (py-spy: keepalive pings and their pongs, issue 14).
+#: so it is the application's heartbeat that matters); uvicorn's pings and their pongs were about 7% of a gateway's
+#: busy samples with 3,000 sockets in the 3,000-player run (py-spy --native, issue 14).
 WEBSOCKET_PROTOCOL_PING_SECONDS = None
 #: The collector's thresholds (CPython's defaults: 700, 10, 10): see `tune_garbage_collector`.
 GC_THRESHOLDS = (50_000, 20, 10)
@@ -112,7 +112,7 @@ def run(main: Coroutine[Any, Any, None]) -> None:
 def tune_garbage_collector() -> None:
     """Fewer, larger collections. CPython collects its youngest generation every 700 net allocations (its
     default) and the older ones every tenth of those; a gateway holding thousands of sockets, whose objects are
-    scanned again and again, spent a sixth of its busy time in the collector during a registration rush
+    scanned again and again, spent a fifth of its busy time in the collector during a registration rush
     (py-spy --native, 3,000-player run, issue 14). What is loaded by now (modules, settings) lives as long as
     the process: frozen, it is never scanned again. Reference counting still frees nearly everything at once; the
     collector only finds cycles, which now wait a little longer (a few MB at most)."""
