@@ -3,12 +3,14 @@ caller (the gateway relays it, the director and the totalizator read it their ow
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import httpx
+import pytest
 from platform_kit import correlation
-from platform_kit.internal_client import InternalClient
+from platform_kit.internal_client import MAX_CONNECTIONS, InternalClient
 
 
 @dataclass(frozen=True)
@@ -71,3 +73,36 @@ async def test_the_answer_is_the_callers_to_read_whatever_its_status() -> None:
     answer = await client.request("POST", "/internal/v1/holds", json={}, idempotency_key="k-1")
     await client.aclose()
     assert (answer.status_code, answer.json()) == (503, {"code": "whatever"})
+
+
+class HeldOpen(httpx.AsyncBaseTransport):
+    """A service that answers nothing until `release` is set: every call to it holds a place."""
+
+    def __init__(self) -> None:
+        self.received: list[str] = []
+        self.release = asyncio.Event()
+        self.all_held = asyncio.Event()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.received.append(request.url.path)
+        if len(self.received) == MAX_CONNECTIONS:
+            self.all_held.set()
+        await self.release.wait()
+        return httpx.Response(200, json={"path": request.url.path})
+
+
+async def test_a_call_with_every_place_taken_fails_after_the_queue_timeout_unsent_and_places_come_back() -> None:
+    """A rush behind a slow service is told within the queue timeout that nothing was sent (httpx.PoolTimeout: the
+    gateway answers 503 `gateway_busy`), instead of waiting until its own caller gives up not knowing."""
+    service = HeldOpen()
+    client = InternalClient("http://director.test", "secret", queue_timeout=0.05, transport=service)
+    held = [asyncio.create_task(client.request("GET", f"/held/{n}")) for n in range(MAX_CONNECTIONS)]
+    await service.all_held.wait()
+    with pytest.raises(httpx.PoolTimeout):
+        await client.request("POST", "/internal/v1/holds", json={}, idempotency_key="k-1")
+    assert "/internal/v1/holds" not in service.received, "the refused call was never sent"
+    service.release.set()
+    assert all(answer.status_code == 200 for answer in await asyncio.gather(*held))
+    late = await client.request("GET", "/after")
+    await client.aclose()
+    assert late.json() == {"path": "/after"}, "the held calls' places were given back"

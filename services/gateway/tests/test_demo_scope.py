@@ -110,6 +110,21 @@ async def test_players_of_real_concessionaires_register_as_before(deployed: Driv
     assert [c.path for c in services.to("tournament-director")] == ["/internal/v1/tournaments/real-mtt/registrations"]
 
 
+async def test_a_real_players_registration_first_does_not_let_a_demo_player_in_after(
+    deployed: Driver, services: FakeServices
+) -> None:
+    """Whether a concessionaire is the demo one is kept per concessionaire: what was learnt of the first player's
+    says nothing of the next one's."""
+    await deployed.concessionaire("room-x")
+    luigi = await deployed.player_session("Luigi", concessionaire="room-x")
+    mario = await deployed.player_session("Mario")
+    organised_by(services, "real-mtt", None)
+    assert (await register(deployed, luigi, "real-mtt")).status_code == 201
+    refused = await register(deployed, mario, "real-mtt")
+    assert (refused.status_code, refused.json()["code"]) == (403, "demo_player_real_pool")
+    assert (await register(deployed, luigi, "real-mtt")).status_code == 201
+
+
 async def test_a_demo_player_cannot_bet_on_the_totalizator(deployed: Driver, services: FakeServices) -> None:
     services.on("totalizator", "POST", r"/internal/v1/draws/.*/coupons", ok({"coupon_id": "C-1"}, 201))
     mario = await deployed.player_session("Mario")
