@@ -60,9 +60,10 @@ class Call(TypedDict, total=False):
     headers: Mapping[str, str] | None
 
 
-#: Connections to one service per process; the calls beyond wait for one. 32 outnumbers what a service admits of
-#: one use case at a time (the director: 32 keyed requests) and carries thousands of quick reads a second.
-MAX_CONNECTIONS = 32
+#: Connections to one service per process; the calls beyond wait for one. Twice what a service admits of one use
+#: case at a time (the director: 32 keyed requests, the others waiting their turn), so that its reads still find
+#: a connection while a rush of those waits there.
+MAX_CONNECTIONS = 64
 #: How long a call waits for a free connection before it fails with `httpx.PoolTimeout`, nothing sent. Without a
 #: bound, a rush queued calls behind a slow service until the caller's own client gave up (30 s: the gateway's
 #: registrations in a 3,000-player run), unable to tell whether its request had been sent.

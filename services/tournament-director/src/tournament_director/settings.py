@@ -42,10 +42,17 @@ class Settings(ServiceSettings):
         32,
         ge=1,
         description="Requests under an Idempotency-Key (registrations, unregistrations, purchases, cancellations) "
-        "run at once per process; one more is refused at once with 503 `director_busy` and Retry-After, nothing "
+        "run at once per process; one more waits `keyed_requests_wait_seconds`, then 503 `director_busy` and Retry-After, nothing "
         "written (a retry with the same key runs it). A registration takes a database connection five times around "
         "its wallet call: admitting a few times the pool keeps them fast in a rush, where letting all in makes "
         "every one queue for the pool at every step.",
+    )
+    keyed_requests_wait_seconds: float = Field(
+        2.0,
+        ge=0,
+        description="How long a keyed request past `keyed_requests_in_flight` waits for a place, in the order they "
+        "came, before 503 `director_busy` (0: refused at once). Each refusal comes back as a new attempt paid for "
+        "in full by the gateway and the director; a short wait turns most of them into one.",
     )
     keyed_request_deadline_seconds: float = Field(
         15.0,

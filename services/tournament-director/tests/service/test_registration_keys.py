@@ -347,7 +347,8 @@ async def test_past_the_keyed_requests_in_flight_one_more_is_refused_at_once_and
 ) -> None:
     """Overload degrades (issue 14): a registration past the limit answers 503 `director_busy` with Retry-After
     before anything is written, so the same key, repeated once there is room, registers and charges once."""
-    async with running(tmp_path, director_database=sqlite_url, keyed_requests_in_flight=1) as platform:
+    at_once = {"keyed_requests_in_flight": 1, "keyed_requests_wait_seconds": 0}
+    async with running(tmp_path, director_database=sqlite_url, **at_once) as platform:
         t = await six_max(platform)
         await platform.fund("ann", FUNDS)
         async with platform.service.keyed_requests.admit():  # the one place, taken by a request still running

@@ -198,11 +198,11 @@ def public() -> Callable[..., Awaitable[None]]:
     return anyone
 
 
-def socket_policy(*roles: Role) -> Callable[[], AccessPolicy]:
+def socket_policy(*roles: Role) -> Callable[[], Awaitable[AccessPolicy]]:
     """The declaration for a WebSocket route; the handler authenticates (token in the query or first message)."""
     policy = AccessPolicy(frozenset(roles))
 
-    def declared() -> AccessPolicy:
+    async def declared() -> AccessPolicy:
         return policy
 
     setattr(declared, POLICY_ATTRIBUTE, policy)

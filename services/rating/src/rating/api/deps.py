@@ -13,7 +13,8 @@ from rating.service.context import Context
 from rating.service.principals import Principal, Role
 
 
-def context_of(request: Request) -> Context:
+# `async def` though it never waits: FastAPI runs a plain `def` dependency in a worker thread.
+async def context_of(request: Request) -> Context:
     services: Services = request.app.state.services
     return services.context
 

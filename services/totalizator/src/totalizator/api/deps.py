@@ -12,7 +12,9 @@ from totalizator.bootstrap import Services
 from totalizator.service.staff import Staff, StaffRole
 
 
-def services_of(request: Request) -> Services:
+# The dependencies are `async def` though they never wait: FastAPI runs a plain `def` dependency in a worker
+# thread, a thread hop per dependency and request for nothing.
+async def services_of(request: Request) -> Services:
     services: Services = request.app.state.services
     return services
 
@@ -30,7 +32,7 @@ async def staff_of(caller: PrincipalHeadersDep) -> Staff:
     return Staff(role, caller.subject_id or None)
 
 
-def network_admin(staff: StaffDep) -> Staff:
+async def network_admin(staff: StaffDep) -> Staff:
     """Decisions on a draw (create, announce, kick-off, result, void, settle, cancel) are the network
     administrators': an operator belongs to one concessionaire, and the draws are every concessionaire's
     (T-1.5). The gateway refuses them first; this is the same rule where the draws are kept."""

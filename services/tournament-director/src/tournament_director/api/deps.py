@@ -11,7 +11,9 @@ from tournament_director.service.context import Director
 from tournament_director.service.principals import Principal, Role
 
 
-def director_of(request: Request) -> Director:
+# `async def` though it never waits: FastAPI runs a plain `def` dependency in a worker thread, a thread hop per
+# request for nothing (as the wallet's `api/context.py`; a registration rush's profile showed it).
+async def director_of(request: Request) -> Director:
     director: Director = request.app.state.services.director
     return director
 

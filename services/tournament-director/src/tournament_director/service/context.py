@@ -95,6 +95,7 @@ class Director:
             self.settings.keyed_requests_in_flight,
             "director_busy",
             "Too many registrations and payments are being made; retry shortly with the same Idempotency-Key.",
+            wait_seconds=self.settings.keyed_requests_wait_seconds,
         )
 
     @property

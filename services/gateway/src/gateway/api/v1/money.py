@@ -46,7 +46,7 @@ Limit = Annotated[int, Query(ge=1, le=500)]
 Currency = Annotated[str | None, Query(pattern=r"^[A-Z]{3}$")]
 
 
-def _statement_query(
+async def _statement_query(
     period: TimePeriod, currency: Currency = None, kind: OperationKind = None, cursor: Cursor = None, limit: Limit = 100
 ) -> dict[str, Any]:
     """A statement's filters and page, as the wallet's statements take them."""

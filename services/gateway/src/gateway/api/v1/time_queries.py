@@ -45,7 +45,7 @@ class Period:
     until: datetime | None
 
 
-def _period(
+async def _period(
     since: Annotated[
         Instant | None, Query(description=f"At or after this instant, with its UTC offset ({DAY_RANGE}).")
     ] = None,
