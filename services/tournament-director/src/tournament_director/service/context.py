@@ -25,6 +25,7 @@ from tournament_director.adapters.money_steps import MoneyStep, StepKind
 from tournament_director.adapters.rating import RatingClient
 from tournament_director.adapters.runs import RunCache
 from tournament_director.adapters.wallet import WalletClient
+from tournament_director.service.seat_gates import SeatGates
 from tournament_director.settings import Settings
 
 #: What a money step's answer does (its kind's use case), inside the transaction that records the answer; what
@@ -82,6 +83,8 @@ class Director:
     completions: dict[StepKind, Completion] = field(default_factory=dict)
     #: The runs this process saved last (`adapters.runs`): no restore per hand while nobody else changed them.
     run_cache: RunCache = field(default_factory=RunCache)
+    #: One seat held at a time per tournament, the other holds waiting without a connection (`service.seat_gates`).
+    seat_gates: SeatGates = field(default_factory=SeatGates)
     #: (scope, Idempotency-Key) of the requests this process is running -> set when each is over: a repeat
     #: waits on it instead of polling the database (`service.idempotent`).
     requests_running: dict[tuple[str, str], asyncio.Event] = field(default_factory=dict)

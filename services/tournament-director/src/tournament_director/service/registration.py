@@ -85,7 +85,7 @@ async def register(director: Director, command: RegisterPlayer) -> Registered:
     await _check_eligible(director, tournament, player)
     if tournament.definition.freeroll is not None:
         await _open_account(director, tournament, command)
-    async with director.unit() as uow:
+    async with director.seat_gates.holding(t), director.unit() as uow:
         held = await _hold_seat(director, uow.session, command)
     return held if isinstance(held, Registered) else await _paid(director, held)
 
