@@ -13,10 +13,10 @@ then waits behind all the others at every step: all of them slow down together u
 refuses some half-done (503 `database_busy`) and the rest answer after tens of seconds. Admitting only what the
 pool can serve keeps the admitted ones fast, and tells the others at once, with Retry-After, to come back.
 
-Why wait a little before refusing: a refused client comes back, and every attempt is paid for again in full
-(the gateway's authentication and reads, the request's parsing here): in a 3,000-player registration rush the
-director refused 5,219 registrations for 2,839 made, each refusal costing about what admitting it would have.
-A short wait in line, outside the pool, keeps the admitted ones fast and turns most of those round trips into one.
+Why wait a little before refusing: a refused client comes back, and every attempt is a whole round trip again
+(through the gateway: authentication, its reads, the relay; here: the request parsed, its dependencies solved):
+in a 3,000-player registration rush the director refused 5,219 registrations for 2,839 made. A short wait in
+line, outside the pool, keeps the admitted ones fast and turns some of those round trips into one.
 
 Invariant: a refused request has done nothing — it is refused before its first read or write, so nothing was
 claimed under its Idempotency-Key and a retry with the same key runs it as new. An admitted request holds its
@@ -44,7 +44,7 @@ class Admission:
         self.message = message
         self.wait_seconds = wait_seconds
         self.in_flight = 0
-        # Fair: a newcomer never takes a place a waiter was woken for (asyncio.Semaphore since Python 3.11.1).
+        # Fair: asyncio.Semaphore is `locked()` while anyone waits (Python 3.11.7 here), so a newcomer queues behind.
         self._places = asyncio.Semaphore(limit)
 
     @asynccontextmanager
