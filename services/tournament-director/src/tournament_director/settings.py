@@ -52,7 +52,7 @@ class Settings(ServiceSettings):
         ge=0,
         description="How long a keyed request past `keyed_requests_in_flight` waits for a place, in the order they "
         "came, before 503 `director_busy` (0: refused at once). Each refusal comes back as a new attempt paid for "
-        "in full by the gateway and the director; a short wait turns most of them into one.",
+        "in full by the gateway and the director; a short wait turns some of them into one.",
     )
     keyed_request_deadline_seconds: float = Field(
         15.0,

@@ -22,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
+from platform_kit.keyed_locks import KeyedLocks
 from platform_kit.outgoing_calls import Answer, CallStatus, OutgoingCall
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -110,12 +111,12 @@ class TransferRunner:
     def __init__(self, context: Context) -> None:
         self.context = context
         # One run per draw at a time in this process; across processes the idempotency keys keep it safe.
-        self._running: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._running = KeyedLocks()
 
     async def run(self, draw_id: str) -> bool:
         """Make the draw's pending transfers, phase by phase, a window of calls at a time (a million coupons'
         refunds are never all in memory); True when none is left pending or refused."""
-        async with self._running[draw_id]:
+        async with self._running.holding(draw_id):
             while True:
                 async with self.context.units.unit() as uow:
                     window = await transfers.next_window(uow.session, draw_id, CALLS_PER_WINDOW)

@@ -13,6 +13,7 @@ from typing import Any
 from platform_kit.admission import Admission
 from platform_kit.clock import Clock
 from platform_kit.db import after_commit
+from platform_kit.keyed_locks import KeyedLocks
 from platform_kit.outgoing_calls import OutgoingCalls
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.unit_of_work import Reactions, UnitOfWork
@@ -25,7 +26,6 @@ from tournament_director.adapters.money_steps import MoneyStep, StepKind
 from tournament_director.adapters.rating import RatingClient
 from tournament_director.adapters.runs import RunCache
 from tournament_director.adapters.wallet import WalletClient
-from tournament_director.service.seat_gates import SeatGates
 from tournament_director.settings import Settings
 
 #: What a money step's answer does (its kind's use case), inside the transaction that records the answer; what
@@ -83,8 +83,12 @@ class Director:
     completions: dict[StepKind, Completion] = field(default_factory=dict)
     #: The runs this process saved last (`adapters.runs`): no restore per hand while nobody else changed them.
     run_cache: RunCache = field(default_factory=RunCache)
-    #: One seat held at a time per tournament, the other holds waiting without a connection (`service.seat_gates`).
-    seat_gates: SeatGates = field(default_factory=SeatGates)
+    #: One seat held at a time per tournament in this process (`service.registration`), the other holds waiting
+    #: before their unit of work, without a database connection. Holding a seat locks the tournament's row until
+    #: its commit; in a 3,000-player rush every other hold waited for that lock inside PostgreSQL with a pooled
+    #: connection each (7 of the director's 10 on average, pg_stat_activity), and every other step of every
+    #: registration waited for a connection too. The row lock stays: it orders replicas' holds and the start.
+    seat_gates: KeyedLocks = field(default_factory=KeyedLocks)
     #: (scope, Idempotency-Key) of the requests this process is running -> set when each is over: a repeat
     #: waits on it instead of polling the database (`service.idempotent`).
     requests_running: dict[tuple[str, str], asyncio.Event] = field(default_factory=dict)
