@@ -1,4 +1,4 @@
-"""Keyed locks (issue 14: the director's seat holds per tournament): holders of one key run one at a time in a
+"""Keyed locks (issue 14: the totalizator's transfer runs per draw): holders of one key run one at a time in a
 process; other keys' holders are not held up; a key's lock lives only while it is used."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -226,14 +226,49 @@ async def recorded_together(url: str) -> None:
             for n in range(5)
         ]
         async with c.reactions.unit() as uow:
-            await c.calls.calls.record_all(uow.session, new, c.clock[0], chunk=2)
+            returned = await c.calls.calls.record_all(uow.session, new, c.clock[0], chunk=2)
         async with c.db.sessions() as session:
             recorded = await c.calls.calls.pending(session)
         assert [(r.key, r.request, r.own["player_id"], r.attempts) for r in recorded] == [
             (f"k{n}", WalletRequest(f"/x/{n}", {"n": n}), f"p{n}", 0) for n in range(5)
         ]
+        assert returned == recorded, "returned as recorded, each with its id, in the order given"
         assert await c.calls.recover(complete) == 5
         assert [key for key, _ in await completions(c)] == [f"k{n}" for n in range(5)]
+
+
+async def answers_applied_together(url: str) -> None:
+    """Several answers in one unit of work: each call's answer applied once, however often it is listed; a
+    call another driver answered first is left as it stands; every call comes back as it now stands."""
+    async with caller(url) as c:
+        first, second, refused = [await record(c, k, path=p) for k, p in (("a", "/x"), ("b", "/x"), ("c", "/refused"))]
+        answers = {}
+        for call in (first, second, refused):
+            answer = await c.calls.send(call)
+            assert answer is not None
+            answers[call.key] = answer
+        assert (await c.calls.make(second, complete)).status is CallStatus.DONE  # another driver, first
+        given: list[list[str]] = []
+
+        async def complete_all(uow: UnitOfWork, answered: Sequence[tuple[OutgoingCall, Answer]]) -> None:
+            given.append([call.key for call, _ in answered])
+            for call, answer in answered:
+                await complete(uow, call, answer)
+
+        listed = [first, second, refused, first]
+        made = await c.calls.apply_all([(call, answers[call.key]) for call in listed], complete_all)
+
+        assert [(call.key, call.status) for call in made] == [
+            ("a", CallStatus.DONE),
+            ("b", CallStatus.DONE),
+            ("c", CallStatus.REFUSED),
+            ("a", CallStatus.DONE),
+        ]
+        assert made[2].refusal_code == "insufficient_funds"
+        assert given == [["a", "c"]]
+        assert sorted(await completions(c)) == [("a", "done"), ("b", "done"), ("c", "refused")]
+        async with c.db.sessions() as session:
+            assert await c.calls.calls.pending(session) == []
 
 
 async def made_again_with_its_headers(url: str) -> None:
@@ -260,6 +295,7 @@ SCENARIOS: list[Callable[[str], Awaitable[None]]] = [
     a_failing_completion_leaves_the_call_pending,
     recovered_in_order_per_group,
     recorded_together,
+    answers_applied_together,
     made_again_with_its_headers,
 ]
 

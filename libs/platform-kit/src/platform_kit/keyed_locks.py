@@ -4,10 +4,10 @@
     async with draws.holding(draw_id):
         ...  # alone among this process's holders of draw_id
 
-Used where a use case must not run twice at once for the same thing in one process: the director's seat holds
-per tournament (entered before the unit of work, so that a hold waiting its turn takes no database connection),
-the totalizator's transfer runs per draw. Across processes something else orders them (a row lock, idempotency
-keys): this only keeps a process's own holders from queueing there.
+Used where a use case must not run twice at once for the same thing in one process: the totalizator's transfer
+runs per draw. Across processes something else orders them (a row lock, idempotency keys): this only keeps a
+process's own holders from queueing there. Where many callers do the same small transaction on one key, batch
+them instead (`keyed_batches`): one at a time they go at the pace of one transaction.
 
 Invariant: a key's lock exists only while someone holds it or waits for it (the last to leave drops it), so
 keys that come and go (tournaments, draws) leave nothing behind; a waiter cancelled while waiting leaves as it

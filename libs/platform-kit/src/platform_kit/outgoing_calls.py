@@ -38,7 +38,7 @@ from enum import StrEnum
 from typing import Any
 
 import httpx
-from sqlalchemy import Column, Index, Integer, MetaData, String, Table, Text, select, update
+from sqlalchemy import Column, Index, Integer, MetaData, String, Table, Text, bindparam, select, update
 from sqlalchemy.engine import RowMapping
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.schema import SchemaItem
@@ -53,6 +53,8 @@ __all__ = [
     "Answer",
     "CallStatus",
     "CallTable",
+    "Completion",
+    "CompletionOfAll",
     "NewCall",
     "OutgoingCall",
     "OutgoingCalls",
@@ -165,6 +167,8 @@ class NewCall:
 
 #: The caller's part of an answer, in the unit of work that marks the call answered.
 Completion = Callable[[UnitOfWork, OutgoingCall, Answer], Awaitable[None]]
+#: The caller's part of several answers applied together (`OutgoingCalls.apply_all`), in one unit of work.
+CompletionOfAll = Callable[[UnitOfWork, Sequence[tuple[OutgoingCall, Answer]]], Awaitable[None]]
 
 
 async def post(
@@ -217,16 +221,35 @@ class CallTable:
 
     async def record_all(
         self, session: AsyncSession, calls: Sequence[NewCall], now: datetime, *, chunk: int = 1000
-    ) -> None:
-        """Many new pending calls in `session`'s transaction, a statement per `chunk` of them."""
+    ) -> list[OutgoingCall]:
+        """Many new pending calls in `session`'s transaction, a statement per `chunk` of them; the calls as
+        recorded, in the order given."""
         rows = [{**self._values(c.key, c.target, c.operation, c.request, now, c.group), **c.own} for c in calls]
+        recorded: list[OutgoingCall] = []
+        insert = self.table.insert().returning(self.table.c.call_id, sort_by_parameter_order=True)
         for start in range(0, len(rows), chunk):
-            await session.execute(self.table.insert(), rows[start : start + chunk])
+            part = rows[start : start + chunk]
+            ids = (await session.execute(insert, part)).scalars().all()
+            recorded += [
+                self.call({**dict.fromkeys(self._own), **row, "call_id": call_id, "answer": None})
+                for row, call_id in zip(part, ids, strict=True)
+            ]
+        return recorded
 
     async def get(self, session: AsyncSession, call_id: int, *, lock: bool = False) -> OutgoingCall | None:
         query = select(self.table).where(self.table.c.call_id == call_id)
         row = (await session.execute(query.with_for_update() if lock else query)).mappings().first()
         return None if row is None else self.call(row)
+
+    async def lock_all(self, session: AsyncSession, call_ids: Sequence[int]) -> dict[int, OutgoingCall]:
+        """The calls, locked (in the order of their ids, as every locker of several takes them), by id."""
+        query = (
+            select(self.table)
+            .where(self.table.c.call_id.in_(call_ids))
+            .order_by(self.table.c.call_id)
+            .with_for_update()
+        )
+        return {int(row["call_id"]): self.call(row) for row in (await session.execute(query)).mappings()}
 
     async def by_key(self, session: AsyncSession, key: str) -> OutgoingCall | None:
         return await self.first(session, self.table.c.idempotency_key == key)
@@ -245,14 +268,37 @@ class CallTable:
 
     async def answer(self, session: AsyncSession, call: OutgoingCall, answer: Answer, now: datetime) -> OutgoingCall:
         """Mark the call answered: `done` (a 2xx) or `refused`; the call as it now stands."""
-        status = CallStatus.DONE if answer.ok else CallStatus.REFUSED
-        refusal = answer.code if status is CallStatus.REFUSED and isinstance(answer.body, dict) else None
-        await session.execute(
-            update(self.table)
-            .where(self.table.c.call_id == call.call_id)
-            .values(status=status.value, answer=json.dumps(answer.body), refusal_code=refusal, updated_at=now)
+        (answered,) = await self.answer_all(session, [(call, answer)], now)
+        return answered
+
+    async def answer_all(
+        self, session: AsyncSession, answers: Sequence[tuple[OutgoingCall, Answer]], now: datetime
+    ) -> list[OutgoingCall]:
+        """Mark each call answered (one statement, sent once for all); the calls as they now stand, in order."""
+        answered = [_answered(call, answer, now) for call, answer in answers]
+        table = self.table
+        statement = (
+            update(table)
+            .where(table.c.call_id == bindparam("answered_call_id"))
+            .values(
+                status=bindparam("answered_status"),
+                answer=bindparam("answered_body"),
+                refusal_code=bindparam("answered_refusal"),
+                updated_at=now,
+            )
         )
-        return replace(call, status=status, answer=answer.body, refusal_code=refusal, updated_at=now)
+        rows = [
+            {
+                "answered_call_id": call.call_id,
+                "answered_status": call.status.value,
+                "answered_body": json.dumps(call.answer),
+                "answered_refusal": call.refusal_code,
+            }
+            for call in answered
+        ]
+        if rows:
+            await session.execute(statement, rows)
+        return answered
 
     async def count_attempt(self, session: AsyncSession, call_id: int, now: datetime) -> None:
         await session.execute(
@@ -305,6 +351,13 @@ class CallTable:
         }
 
 
+def _answered(call: OutgoingCall, answer: Answer, now: datetime) -> OutgoingCall:
+    """`call` marked answered: `done` (a 2xx) or `refused` (with the refusal's code)."""
+    status = CallStatus.DONE if answer.ok else CallStatus.REFUSED
+    refusal = answer.code if status is CallStatus.REFUSED and isinstance(answer.body, dict) else None
+    return replace(call, status=status, answer=answer.body, refusal_code=refusal, updated_at=now)
+
+
 class OutgoingCalls:
     """Makes the calls of `calls` through `clients` (target -> its internal client) and applies their answers in
     `unit()` (a unit of work: `UnitsOfWork.unit`, or `Reactions.unit` where completions raise internal events);
@@ -331,24 +384,50 @@ class OutgoingCalls:
         row's lock, once, whoever else makes it meanwhile."""
         if call.status is not CallStatus.PENDING:
             return call
-        client = self.clients[call.target]
+        answer = await self.send(call)
+        if answer is None:
+            return replace(call, attempts=call.attempts + 1)
+
+        async def complete_one(uow: UnitOfWork, answered: Sequence[tuple[OutgoingCall, Answer]]) -> None:
+            for each, its_answer in answered:
+                await complete(uow, each, its_answer)
+
+        (made,) = await self.apply_all([(call, answer)], complete_one)
+        return made
+
+    async def send(self, call: OutgoingCall) -> Answer | None:
+        """Send the call: its answer, or None when it went unanswered (the attempt counted; made again later)."""
         try:
             request = call.request
-            answer = await post(client, request.path, request.body, idempotency_key=call.key, headers=request.headers)
+            return await post(
+                self.clients[call.target], request.path, request.body, idempotency_key=call.key, headers=request.headers
+            )
         except Unanswered as error:
             log.warning("call unanswered; it will be made again", extra={"key": call.key, "error": str(error)})
             async with self.unit() as uow:
                 await self.calls.count_attempt(uow.session, call.call_id, self.now())
-            return replace(call, attempts=call.attempts + 1)
+            return None
+
+    async def apply_all(
+        self, answers: Sequence[tuple[OutgoingCall, Answer]], complete_all: CompletionOfAll
+    ) -> list[OutgoingCall]:
+        """Apply the answers to several calls in ONE unit of work: the calls locked, those still pending marked
+        answered and given to `complete_all` (once each, however often a call is listed); a call another driver
+        answered first stays as that driver left it. The calls as they stand afterwards, in the order given."""
         async with self.unit() as uow:
             session = uow.session
-            current = await self.calls.get(session, call.call_id, lock=True)
-            assert current is not None, f"no outgoing call {call.call_id}"
-            if current.status is not CallStatus.PENDING:
-                return current  # another driver applied the same answer first
-            answered = await self.calls.answer(session, current, answer, self.now())
-            await complete(uow, answered, answer)
-        return answered
+            current = await self.calls.lock_all(session, [call.call_id for call, _ in answers])
+            fresh: dict[int, Answer] = {}
+            for call, answer in answers:
+                assert call.call_id in current, f"no outgoing call {call.call_id}"
+                if current[call.call_id].status is CallStatus.PENDING:
+                    fresh.setdefault(call.call_id, answer)
+            answering = [(current[call_id], answer) for call_id, answer in fresh.items()]
+            answered = await self.calls.answer_all(session, answering, self.now())
+            if answered:
+                await complete_all(uow, [(call, fresh[call.call_id]) for call in answered])
+        current.update((call.call_id, call) for call in answered)
+        return [current[call.call_id] for call, _ in answers]
 
     async def recover(
         self,

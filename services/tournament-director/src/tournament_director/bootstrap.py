@@ -13,6 +13,7 @@ import httpx
 from platform_kit.clock import Clock
 from platform_kit.internal_client import InternalClient
 from platform_kit.key_retention import KeyRetention
+from platform_kit.keyed_batches import KeyedBatches
 from platform_kit.outgoing_calls import OutgoingCalls
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.unit_of_work import REACTIONS_TABLE, Reactions
@@ -83,6 +84,7 @@ def build(
         calls=calls,
     )
     _register_completions(director)
+    _register_batches(director)
     _register_reactions(director)
     consumed.subscribe(director)
     runtime.in_background(lambda: money.run_worker(director))
@@ -104,6 +106,14 @@ def _register_completions(director: Director) -> None:
     completions[StepKind.PURCHASE_REFUND] = purchases.on_refunded
     for kind in settlement.SETTLEMENT_KINDS:
         completions[kind] = settlement.on_step_answered
+
+
+def _register_batches(director: Director) -> None:
+    """A tournament's seat holds and the answers to their payments, each run in batches (`Director.seat_holds`)."""
+    director.seat_holds = KeyedBatches(lambda t, requests: registration.hold_seats(director, t, requests))
+    director.entry_answers = KeyedBatches(
+        lambda t, answered: money.apply_answers(director, answered, registration.on_entries_paid)
+    )
 
 
 def _register_reactions(director: Director) -> None:

@@ -16,7 +16,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from platform_kit.outgoing_calls import CallStatus, CallTable, OutgoingCall
+from platform_kit.outgoing_calls import CallStatus, CallTable, NewCall, OutgoingCall
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters.orm import outgoing_calls
@@ -83,18 +83,38 @@ async def record(
     client_key: str | None = None,
 ) -> MoneyStep:
     """A new pending step, as recorded (its driver needs not read it back)."""
-    call = await CALLS.record(
-        session,
-        key=f"td:{key}",
-        target=WALLET,
-        operation=kind.value,
-        request=request,
-        now=now,
-        group=tournament_id,
-        player_id=player_id,
-        client_key=client_key,
+    (step,) = await record_all(
+        session, [NewStep(tournament_id, kind, key, request, player_id=player_id, client_key=client_key)], now
     )
-    return step_of(call)
+    return step
+
+
+@dataclass(frozen=True)
+class NewStep:
+    """A step to record (`record_all`): `record`'s arguments but the time."""
+
+    tournament_id: str
+    kind: StepKind
+    key: str
+    request: WalletRequest
+    player_id: str | None = None
+    client_key: str | None = None
+
+
+async def record_all(session: AsyncSession, steps: Sequence[NewStep], now: datetime) -> list[MoneyStep]:
+    """New pending steps (one statement for all), as recorded, in the order given."""
+    new = [
+        NewCall(
+            key=f"td:{step.key}",
+            target=WALLET,
+            operation=step.kind.value,
+            request=step.request,
+            group=step.tournament_id,
+            own={"player_id": step.player_id, "client_key": step.client_key},
+        )
+        for step in steps
+    ]
+    return [step_of(call) for call in await CALLS.record_all(session, new, now)]
 
 
 async def get(session: AsyncSession, step_id: int, *, lock: bool = False) -> MoneyStep | None:

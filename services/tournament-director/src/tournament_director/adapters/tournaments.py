@@ -287,6 +287,16 @@ async def registrations_of(
     return [_registration(row) for row in (await session.execute(query)).mappings()]
 
 
+async def registrations_by_player(
+    session: AsyncSession, tournament_id: str, player_ids: Sequence[str]
+) -> dict[str, Registration]:
+    """The registrations of those of `player_ids` ever registered in the tournament, by player."""
+    query = select(registrations).where(
+        registrations.c.tournament_id == tournament_id, registrations.c.player_id.in_(player_ids)
+    )
+    return {row["player_id"]: _registration(row) for row in (await session.execute(query)).mappings()}
+
+
 async def registrations_of_player(session: AsyncSession, player_id: str) -> list[Registration]:
     query = select(registrations).where(registrations.c.player_id == player_id)
     return [_registration(row) for row in (await session.execute(query)).mappings()]
@@ -308,10 +318,28 @@ async def registered_count(session: AsyncSession, tournament_id: str) -> int:
     return int(await session.scalar(query) or 0)
 
 
-async def put_registration(session: AsyncSession, registration: Registration, *, replacing: bool) -> None:
-    """Insert the registration, or (`replacing`) replace the player's earlier one: a new attempt after leaving
-    or failing. The caller read the earlier one under the tournament's lock, so it knows which."""
-    values = {
+async def replace_registration(session: AsyncSession, registration: Registration) -> None:
+    """Replace the player's earlier registration: a new attempt after leaving or failing. The caller read the
+    earlier one under the tournament's lock, so it knows there is one."""
+    await session.execute(
+        update(registrations)
+        .where(
+            registrations.c.tournament_id == registration.tournament_id,
+            registrations.c.player_id == registration.player_id,
+        )
+        .values(**_registration_values(registration))
+    )
+
+
+async def insert_registrations(session: AsyncSession, new: Sequence[Registration]) -> None:
+    """Insert first registrations (one statement for all): nobody listed was ever registered here."""
+    rows = [{"tournament_id": r.tournament_id, "player_id": r.player_id, **_registration_values(r)} for r in new]
+    if rows:
+        await session.execute(registrations.insert(), rows)
+
+
+def _registration_values(registration: Registration) -> dict[str, object]:
+    return {
         "concessionaire_id": registration.concessionaire_id,
         "entry": registration.entry,
         "ticket_code": registration.ticket_code,
@@ -321,29 +349,20 @@ async def put_registration(session: AsyncSession, registration: Registration, *,
         "fee_cents": registration.fee_cents,
         "registered_at": registration.registered_at,
     }
-    if replacing:
-        await session.execute(
-            update(registrations)
-            .where(
-                registrations.c.tournament_id == registration.tournament_id,
-                registrations.c.player_id == registration.player_id,
-            )
-            .values(**values)
-        )
-    else:
-        await session.execute(
-            registrations.insert().values(
-                tournament_id=registration.tournament_id, player_id=registration.player_id, **values
-            )
-        )
 
 
 async def set_registration_status(
     session: AsyncSession, tournament_id: str, player_id: str, status: RegistrationStatus
 ) -> None:
+    await set_registrations_status(session, tournament_id, [player_id], status)
+
+
+async def set_registrations_status(
+    session: AsyncSession, tournament_id: str, player_ids: Sequence[str], status: RegistrationStatus
+) -> None:
     await session.execute(
         update(registrations)
-        .where(registrations.c.tournament_id == tournament_id, registrations.c.player_id == player_id)
+        .where(registrations.c.tournament_id == tournament_id, registrations.c.player_id.in_(player_ids))
         .values(status=status.value)
     )
 

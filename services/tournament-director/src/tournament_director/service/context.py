@@ -13,7 +13,7 @@ from typing import Any
 from platform_kit.admission import Admission
 from platform_kit.clock import Clock
 from platform_kit.db import after_commit
-from platform_kit.keyed_locks import KeyedLocks
+from platform_kit.keyed_batches import KeyedBatches
 from platform_kit.outgoing_calls import OutgoingCalls
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.unit_of_work import Reactions, UnitOfWork
@@ -26,10 +26,11 @@ from tournament_director.adapters.money_steps import MoneyStep, StepKind
 from tournament_director.adapters.rating import RatingClient
 from tournament_director.adapters.runs import RunCache
 from tournament_director.adapters.wallet import WalletClient
+from tournament_director.service.commands import Registered, RegisterPlayer
 from tournament_director.settings import Settings
 
 #: What a money step's answer does (its kind's use case), inside the transaction that records the answer; what
-#: it returns is its driver's (`service.money.Applied`).
+#: it returns is its driver's (`service.money.drive_in_batches`).
 Completion = Callable[["Director", AsyncSession, MoneyStep, Answer], Awaitable[object]]
 
 
@@ -83,12 +84,14 @@ class Director:
     completions: dict[StepKind, Completion] = field(default_factory=dict)
     #: The runs this process saved last (`adapters.runs`): no restore per hand while nobody else changed them.
     run_cache: RunCache = field(default_factory=RunCache)
-    #: One seat held at a time per tournament in this process (`service.registration`), the other holds waiting
-    #: before their unit of work, without a database connection. Holding a seat locks the tournament's row until
-    #: its commit; in a 3,000-player rush every other hold waited for that lock inside PostgreSQL with a pooled
-    #: connection each (7 of the director's 10 on average, pg_stat_activity), and every other step of every
-    #: registration waited for a connection too. The row lock stays: it orders replicas' holds and the start.
-    seat_gates: KeyedLocks = field(default_factory=KeyedLocks)
+    #: The seat holds of one tournament (`service.registration.hold_seats`) and the answers to their payments
+    #: (`on_entries_paid`), each run in batches: what came in while the last batch ran goes in one unit of work.
+    #: Each locks the tournament's row until its commit, for all of its round trips to the database; one at a
+    #: time, a 3,000-player rush went at the pace of those round trips on a busy event loop (6-8 registrations
+    #: a second, issue 14), however many waited. The row lock stays: it orders replicas' holds and the start.
+    #: Set by `bootstrap`.
+    seat_holds: KeyedBatches[RegisterPlayer, MoneyStep | Registered] = field(init=False)
+    entry_answers: KeyedBatches[tuple[MoneyStep, Answer], tuple[MoneyStep, object]] = field(init=False)
     #: (scope, Idempotency-Key) of the requests this process is running -> set when each is over: a repeat
     #: waits on it instead of polling the database (`service.idempotent`).
     requests_running: dict[tuple[str, str], asyncio.Event] = field(default_factory=dict)

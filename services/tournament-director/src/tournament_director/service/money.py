@@ -17,13 +17,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import timedelta
 
 from platform_kit.db import after_commit
 from platform_kit.errors import ProblemError, Unavailable
+from platform_kit.keyed_batches import KeyedBatches
 from platform_kit.outgoing_calls import OutgoingCall
 from platform_kit.unit_of_work import UnitOfWork
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import money_steps
 from tournament_director.adapters.http import Answer
@@ -38,33 +41,67 @@ INTERACTIVE = frozenset(
 )
 
 
-@dataclass
-class Applied:
-    """What the completion of a step returned, when this driver applied the answer (None when another driver
-    did, or the wallet was not reached): a request answers from it instead of reading its work back."""
+#: A batch's answer for one step: the step as it stands, and what its completion returned (None when another
+#: driver had applied the answer).
+Driven = tuple[MoneyStep, object]
+#: Completion of several steps' answers of one tournament, in one unit of work: one outcome per step, in order.
+BatchCompletion = Callable[[Director, AsyncSession, Sequence[tuple[MoneyStep, Answer]]], Awaitable[Sequence[object]]]
 
-    outcome: object = None
 
-
-async def drive(director: Director, step: MoneyStep, applied: Applied | None = None) -> MoneyStep:
+async def drive(director: Director, step: MoneyStep) -> MoneyStep:
     """Make the step's wallet call and apply the answer; the step as it stands afterwards (still pending when
     the wallet could not be reached). `step` is the step as its caller recorded or read it: the answer is
     applied under the step's lock, once, whoever else drives it meanwhile."""
     if step.status is not StepStatus.PENDING:
         return step
-    made = await director.calls.make(
-        step.call, lambda uow, call, answer: _complete(director, uow, call, answer, applied)
-    )
+    made = await director.calls.make(step.call, lambda uow, call, answer: _complete(director, uow, call, answer))
     if made.status is StepStatus.PENDING:
         director.metrics.money_steps.labels(step.kind, "unavailable").inc()
     return step_of(made)
 
 
-async def _complete(
-    director: Director, uow: UnitOfWork, call: OutgoingCall, answer: Answer, applied: Applied | None = None
-) -> None:
+async def drive_in_batches(
+    director: Director, step: MoneyStep, answers: KeyedBatches[tuple[MoneyStep, Answer], Driven]
+) -> Driven:
+    """`drive`, the answer applied in a batch with the other answers of its tournament that came in meanwhile
+    (`answers`, whose run is `apply_answers`); and what its completion returned."""
+    if step.status is not StepStatus.PENDING:
+        return step, None
+    answer = await director.calls.send(step.call)
+    if answer is None:
+        director.metrics.money_steps.labels(step.kind, "unavailable").inc()
+        return replace(step, attempts=step.attempts + 1), None
+    return await answers.submit(step.tournament_id, (step, answer))
+
+
+async def apply_answers(
+    director: Director, answered: Sequence[tuple[MoneyStep, Answer]], complete: BatchCompletion
+) -> list[Driven]:
+    """The run of a batch of `drive_in_batches`: the answers applied in ONE unit of work, each once (the
+    kit's `apply_all`), by `complete`."""
+    outcomes: dict[int, object] = {}
+
+    async def complete_all(uow: UnitOfWork, calls: Sequence[tuple[OutgoingCall, Answer]]) -> None:
+        steps = [(step_of(call), answer) for call, answer in calls]
+        for step, answer in steps:
+            _log_refusal(step, answer)
+        for (step, _), outcome in zip(steps, await complete(director, uow.session, steps), strict=True):
+            outcomes[step.step_id] = outcome
+            after_commit(uow.session, director.metrics.money_steps.labels(step.kind, step.status.value).inc)
+
+    made = await director.calls.apply_all([(step.call, answer) for step, answer in answered], complete_all)
+    return [(step_of(call), outcomes.get(call.call_id)) for call in made]
+
+
+async def _complete(director: Director, uow: UnitOfWork, call: OutgoingCall, answer: Answer) -> None:
     """The step's answer, applied by its kind's use case in the unit of work that marks the step answered."""
     step = step_of(call)
+    _log_refusal(step, answer)
+    await director.completions[step.kind](director, uow.session, step, answer)
+    after_commit(uow.session, director.metrics.money_steps.labels(step.kind, step.status.value).inc)
+
+
+def _log_refusal(step: MoneyStep, answer: Answer) -> None:
     if not answer.ok:
         # A player's refused payment is ordinary (insufficient funds); a refused settlement step is a bug.
         expected = step.kind in INTERACTIVE and answer.code != "idempotency_key_reused"
@@ -73,10 +110,6 @@ async def _complete(
             "wallet refused a money step",
             extra={"key": step.idempotency_key, "code": answer.code},
         )
-    outcome = await director.completions[step.kind](director, uow.session, step, answer)
-    if applied is not None:
-        applied.outcome = outcome
-    after_commit(uow.session, director.metrics.money_steps.labels(step.kind, step.status.value).inc)
 
 
 async def drive_waiting(director: Director) -> None:

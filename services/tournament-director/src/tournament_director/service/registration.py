@@ -20,8 +20,13 @@ Leaving (the player, a sanction, or a payment confirmed after the start): the en
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from platform_kit.errors import Conflict, Forbidden, NotFound, ProblemError, Unavailable
 from platform_kit.events import tournament as events
+from platform_kit.keyed_batches import Outcome
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters import money_steps, tickets, tournaments
@@ -43,7 +48,7 @@ from tournament_director.service.cancelled import refuse_if_cancelled
 from tournament_director.service.commands import Registered, RegisterPlayer, Unregister
 from tournament_director.service.context import Director
 from tournament_director.service.events import SitAndGoFilled
-from tournament_director.service.money import Applied, drive, raise_unless_done, refusal, step_by_key
+from tournament_director.service.money import drive, drive_in_batches, raise_unless_done, refusal, step_by_key
 
 OPEN = (Status.ANNOUNCED, Status.REGISTERING)
 #: Refund step kind -> why the player left (`tournament.player.unregistered`).
@@ -75,8 +80,7 @@ async def register(director: Director, command: RegisterPlayer) -> Registered:
             return await _registered(director, t, player)  # a retry of the request
         raise Conflict("already_registered", "The player is registered for this tournament.")
     refuse_if_cancelled(tournament)
-    if tournament.status is not Status.REGISTERING:
-        raise Conflict("registration_closed", f"Registration is not open: the tournament is {tournament.status.value}.")
+    _refuse_unless_registering(tournament)
     if command.entry == "freeroll" and tournament.definition.freeroll is None:
         # 422, as the entry was refused before `freeroll` was a word of the registration API.
         raise ProblemError(
@@ -85,19 +89,19 @@ async def register(director: Director, command: RegisterPlayer) -> Registered:
     await _check_eligible(director, tournament, player)
     if tournament.definition.freeroll is not None:
         await _open_account(director, tournament, command)
-    async with director.seat_gates.holding(t), director.unit() as uow:
-        held = await _hold_seat(director, uow.session, command)
+    held = await director.seat_holds.submit(t, command)
     return held if isinstance(held, Registered) else await _paid(director, held)
 
 
 async def _paid(director: Director, step: MoneyStep) -> Registered:
-    """The registration once its payment step is driven: answered from the unit of work that applied the
-    wallet's answer when this request applied it, read back when another driver did (or the player was too
-    late and is refunded: `_registered` refuses)."""
-    applied = Applied()
-    raise_unless_done(await drive(director, step, applied))
-    if isinstance(applied.outcome, Registered):
-        return applied.outcome
+    """The registration once its payment step is driven (its answer applied with the other answers of the
+    tournament that came in meanwhile: `Director.entry_answers`): answered from the unit of work that applied
+    it when this request's batch did, read back when another driver did (or the player was too late and is
+    refunded: `_registered` refuses)."""
+    step, outcome = await drive_in_batches(director, step, director.entry_answers)
+    raise_unless_done(step)
+    if isinstance(outcome, Registered):
+        return outcome
     assert step.player_id is not None
     return await _registered(director, step.tournament_id, step.player_id)
 
@@ -139,32 +143,79 @@ async def _open_account(director: Director, tournament: TournamentRecord, reques
         raise refusal(answer)
 
 
-async def _hold_seat(director: Director, session: AsyncSession, request: RegisterPlayer) -> MoneyStep | Registered:
-    """Hold a seat and record the payment; registered at once when there is nothing to pay (a freeroll, a
-    ticket given back here earlier)."""
-    tournament_id = request.tournament_id
-    tournament = await tournaments.get(session, tournament_id, lock=True)
-    assert tournament is not None
-    refuse_if_cancelled(tournament)
+@dataclass(frozen=True)
+class _Hold:
+    """A seat a request is to hold: its registration, the ticket it enters with, whether it replaces the
+    player's earlier registration (a new attempt after leaving or failing)."""
+
+    registration: Registration
+    ticket: Ticket | None
+    client_key: str | None
+    replacing: bool
+
+
+async def hold_seats(
+    director: Director, tournament_id: str, requests: Sequence[RegisterPlayer]
+) -> list[Outcome[MoneyStep | Registered]]:
+    """Hold a seat for each request and record its payment, in ONE unit of work for all the tournament's
+    requests that came in together (`Director.seat_holds`): the row locked once, the seats counted once, the
+    registrations and payments written a statement for all. Registered at once when there is nothing to pay
+    (a freeroll, a ticket given back here earlier). A request's refusal is its own and is decided before
+    anything is written; an error of the database fails the batch, and nothing of it is kept."""
+    async with director.unit() as uow:
+        session = uow.session
+        tournament = await tournaments.get(session, tournament_id, lock=True)
+        assert tournament is not None
+        try:
+            refuse_if_cancelled(tournament)
+            _refuse_unless_registering(tournament)
+        except ProblemError as closed:
+            return [closed] * len(requests)
+        earlier = await tournaments.registrations_by_player(session, tournament_id, [r.player_id for r in requests])
+        taken = await tournaments.seats_taken(session, tournament_id)
+        outcomes: list[Outcome[MoneyStep | Registered] | _Hold] = []  # a hold: what it writes, below
+        holds: list[_Hold] = []
+        for request in requests:
+            try:
+                hold = await _hold(director, session, tournament, request, earlier.get(request.player_id), taken)
+            except ProblemError as refused:
+                outcomes.append(refused)
+                continue
+            earlier[request.player_id] = hold.registration  # the same player again in this batch: already in
+            taken += 1
+            holds.append(hold)
+            outcomes.append(hold)
+        written = iter(await _write_holds(director, session, tournament, holds))
+    return [next(written) if isinstance(outcome, _Hold) else outcome for outcome in outcomes]
+
+
+def _refuse_unless_registering(tournament: TournamentRecord) -> None:
     if tournament.status is not Status.REGISTERING:
         raise Conflict("registration_closed", f"Registration is not open: the tournament is {tournament.status.value}.")
-    previous = await tournaments.registration(session, tournament_id, request.player_id)
+
+
+async def _hold(
+    director: Director,
+    session: AsyncSession,
+    tournament: TournamentRecord,
+    request: RegisterPlayer,
+    previous: Registration | None,
+    taken: int,
+) -> _Hold:
+    """The seat `request` holds with `taken` seats taken before it, or its refusal; reads only."""
     if previous is not None and previous.status in HOLDING_A_SEAT:
         raise Conflict("already_registered", "The player is registered for this tournament.")
     definition = tournament.definition
-    if await tournaments.seats_taken(session, tournament_id) >= definition.max_players:
+    if taken >= definition.max_players:
         raise Conflict("tournament_full", "Every seat is taken.", max_players=definition.max_players)
-    attempt = 1 if previous is None else previous.attempt + 1
-    now = director.now()
     price = definition.buy_in
-    entry, ticket_code, status = "buy_in", None, RegistrationStatus.PAYING
+    entry, ticket, status = "buy_in", None, RegistrationStatus.PAYING
     if definition.freeroll is not None:
         entry, status, price = "freeroll", RegistrationStatus.REGISTERED, definition.entry_price
     elif request.entry in ("ticket", "satellite"):
         ticket = await _ticket_for(session, request, tournament)
-        await tickets.use(session, ticket.code, tournament_id, now)
-        entry, ticket_code = request.entry, ticket.code
-        if ticket.source_tournament_id == tournament_id:
+        entry = request.entry
+        if ticket.source_tournament_id == tournament.tournament_id:
             status = RegistrationStatus.REGISTERED  # given back here earlier: its value never left this escrow
     elif not definition.direct_buy_in:
         raise Forbidden(
@@ -172,21 +223,39 @@ async def _hold_seat(director: Director, session: AsyncSession, request: Registe
             "This tournament is entered only with a seat won in one of its satellites (or a ticket).",
         )
     registration = Registration(
-        tournament_id=tournament_id,
+        tournament_id=tournament.tournament_id,
         player_id=request.player_id,
         concessionaire_id=request.concessionaire_id,
         entry=entry,
-        ticket_code=ticket_code,
+        ticket_code=None if ticket is None else ticket.code,
         status=status,
-        attempt=attempt,
+        attempt=1 if previous is None else previous.attempt + 1,
         prize_part_cents=price.prize_part_cents,
         fee_cents=price.fee_cents,
-        registered_at=now,
+        registered_at=director.now(),
     )
-    await tournaments.put_registration(session, registration, replacing=previous is not None)
-    if status is RegistrationStatus.REGISTERED:
-        return await _announce(director, session, tournament, registration)
-    return await _record_payment(director, session, tournament, registration, request.client_key)
+    return _Hold(registration, ticket, request.client_key, replacing=previous is not None)
+
+
+async def _write_holds(
+    director: Director, session: AsyncSession, tournament: TournamentRecord, holds: Sequence[_Hold]
+) -> list[MoneyStep | Registered]:
+    """The holds written: each one's payment step, or its registration's answer when nothing is paid."""
+    now = director.now()
+    for hold in holds:
+        if hold.ticket is not None:
+            await tickets.use(session, hold.ticket.code, tournament.tournament_id, now)
+        if hold.replacing:
+            await tournaments.replace_registration(session, hold.registration)
+    await tournaments.insert_registrations(session, [hold.registration for hold in holds if not hold.replacing])
+    paying = [hold for hold in holds if hold.registration.status is RegistrationStatus.PAYING]
+    payments = [_payment(director, tournament, hold) for hold in paying]
+    steps = iter(await money_steps.record_all(session, payments, now))
+    free = [hold.registration for hold in holds if hold.registration.status is RegistrationStatus.REGISTERED]
+    registered = iter(await _announce(director, session, tournament, free))
+    return [
+        next(steps) if hold.registration.status is RegistrationStatus.PAYING else next(registered) for hold in holds
+    ]
 
 
 async def _ticket_for(session: AsyncSession, request: RegisterPlayer, tournament: TournamentRecord) -> Ticket:
@@ -201,35 +270,27 @@ async def _ticket_for(session: AsyncSession, request: RegisterPlayer, tournament
     return await ticket_service.usable(session, request.ticket_code, request.player_id, tournament)
 
 
-async def _record_payment(
-    director: Director,
-    session: AsyncSession,
-    tournament: TournamentRecord,
-    registration: Registration,
-    client_key: str | None,
-) -> MoneyStep:
-    t, player = tournament.tournament_id, registration.player_id
-    if registration.ticket_code is not None:
-        ticket = await tickets.get(session, registration.ticket_code)
-        assert ticket is not None
+def _payment(director: Director, tournament: TournamentRecord, hold: _Hold) -> money_steps.NewStep:
+    """The wallet call that pays a held seat: the ticket's value out of its escrow, or the buy-in."""
+    t, registration = tournament.tournament_id, hold.registration
+    if hold.ticket is not None:
         kind = StepKind.TICKET_ENTRY
-        request = wallet_requests.ticket_entry(t, player, tournament.currency, ticket)
+        request = wallet_requests.ticket_entry(t, registration.player_id, tournament.currency, hold.ticket)
     else:
         price = tournament.definition.buy_in
         contribution = sum(jackpots.contributions(tournament, price, director.settings.tax_rate_bps).values())
         kind = StepKind.BUY_IN
         request = wallet_requests.paid_entry(
-            t, "buy_in", player, tournament.currency, price.prize_part_cents, price.fee_cents, contribution
-        )
-    return await money_steps.record(
-        session,
+            t, "buy_in", registration.player_id, tournament.currency, price.prize_part_cents, price.fee_cents,
+            contribution,
+        )  # fmt: skip
+    return money_steps.NewStep(
         tournament_id=t,
-        player_id=player,
         kind=kind,
         key=_payment_key(registration),
         request=request.acting_for(registration.concessionaire_id),
-        now=director.now(),
-        client_key=client_key,
+        player_id=registration.player_id,
+        client_key=hold.client_key,
     )
 
 
@@ -246,46 +307,85 @@ async def _registered(director: Director, tournament_id: str, player_id: str) ->
 
 
 async def _announce(
-    director: Director, session: AsyncSession, tournament: TournamentRecord, registration: Registration
-) -> Registered:
-    """The player is registered: the event, the sit'n'go filled, and the request's answer."""
-    count = await tournaments.registered_count(session, tournament.tournament_id)
-    registered = events.PlayerRegistered(
-        tournament_id=tournament.tournament_id,
-        player_id=registration.player_id,
-        entry=registration.entry,
-        registered=count,
+    director: Director, session: AsyncSession, tournament: TournamentRecord, registered: Sequence[Registration]
+) -> list[Registered]:
+    """Players just registered, in order: an event each (numbered as they came in), the sit'n'go filled, and
+    the requests' answers."""
+    if not registered:
+        return []
+    t = tournament.tournament_id
+    count = await tournaments.registered_count(session, t)
+    answers = [
+        Registered(t, registration.player_id, registration.entry, number)
+        for number, registration in enumerate(registered, start=count - len(registered) + 1)
+    ]
+    await director.runtime.outbox.add_many(
+        session,
+        (
+            events.PlayerRegistered(
+                tournament_id=t, player_id=answer.player_id, entry=answer.entry, registered=answer.registered
+            )
+            for answer in answers
+        ),
     )
-    await director.runtime.outbox.add(session, registered)
     if tournament.definition.kind is TournamentKind.SIT_AND_GO and count == tournament.definition.max_players:
-        await director.reactions.raise_event(session, SitAndGoFilled(tournament.tournament_id))  # P-3.1
-    return Registered(tournament.tournament_id, registration.player_id, registration.entry, count)
+        await director.reactions.raise_event(session, SitAndGoFilled(t))  # P-3.1
+    return answers
 
 
 async def on_entry_paid(
     director: Director, session: AsyncSession, step: MoneyStep, answer: Answer
 ) -> Registered | None:
-    """Completion of `buy_in` and `ticket_entry` steps: the registration's answer when the player is registered
-    (`_paid` answers with it)."""
-    assert step.player_id is not None
-    t = step.tournament_id
+    """Completion of one `buy_in` or `ticket_entry` step (the money worker's): `on_entries_paid`."""
+    (outcome,) = await on_entries_paid(director, session, [(step, answer)])
+    return outcome
+
+
+async def on_entries_paid(
+    director: Director, session: AsyncSession, answered: Sequence[tuple[MoneyStep, Answer]]
+) -> list[Registered | None]:
+    """Completion of `buy_in` and `ticket_entry` steps of one tournament, in one unit of work: each one's
+    registration's answer when the player is registered (`_paid` answers with it), else None."""
+    t = answered[0][0].tournament_id
+    assert all(step.tournament_id == t and step.player_id is not None for step, _ in answered)
     tournament = await tournaments.get(session, t, lock=True)
-    registration = await tournaments.registration(session, t, step.player_id)
-    assert tournament is not None and registration is not None
-    if not answer.ok:
-        await tournaments.set_registration_status(session, t, step.player_id, RegistrationStatus.FAILED)
-        if registration.ticket_code is not None:
-            await tickets.use(session, registration.ticket_code, None, None)
-        return None
-    if step.kind is StepKind.BUY_IN:
-        price = tournament.definition.buy_in
-        amounts = jackpots.contributions(tournament, price, director.settings.tax_rate_bps)
-        await jackpots.credit(session, tournament, registration.concessionaire_id, amounts)
-    if tournament.status is not Status.REGISTERING or registration.status is not RegistrationStatus.PAYING:
-        await give_back(director, session, tournament, registration, kind=StepKind.LATE_REFUND)
-        return None
-    await tournaments.set_registration_status(session, t, step.player_id, RegistrationStatus.REGISTERED)
-    return await _announce(director, session, tournament, registration)
+    assert tournament is not None
+    players = [step.player_id for step, _ in answered if step.player_id is not None]
+    registrations = await tournaments.registrations_by_player(session, t, players)
+    failed: list[str] = []
+    contributions: dict[str, Counter[str]] = {}  # concessionaire -> programme -> cents
+    registering: dict[str, Registration] = {}
+    for step, answer in answered:
+        registration = registrations[_player_of(step)]
+        if not answer.ok:
+            failed.append(registration.player_id)
+            if registration.ticket_code is not None:
+                await tickets.use(session, registration.ticket_code, None, None)
+            continue
+        if step.kind is StepKind.BUY_IN:
+            price = tournament.definition.buy_in
+            amounts = jackpots.contributions(tournament, price, director.settings.tax_rate_bps)
+            contributions.setdefault(registration.concessionaire_id, Counter()).update(amounts)
+        if tournament.status is not Status.REGISTERING or registration.status is not RegistrationStatus.PAYING:
+            await give_back(director, session, tournament, registration, kind=StepKind.LATE_REFUND)
+            continue
+        registering[registration.player_id] = registration
+    if failed:
+        await tournaments.set_registrations_status(session, t, failed, RegistrationStatus.FAILED)
+    for concessionaire, amounts in sorted(contributions.items()):
+        await jackpots.credit(session, tournament, concessionaire, amounts)
+    if registering:
+        await tournaments.set_registrations_status(session, t, list(registering), RegistrationStatus.REGISTERED)
+    by_player = {
+        answer.player_id: answer
+        for answer in await _announce(director, session, tournament, list(registering.values()))
+    }
+    return [by_player.get(_player_of(step)) for step, _ in answered]
+
+
+def _player_of(step: MoneyStep) -> str:
+    assert step.player_id is not None, f"{step} pays for nobody's registration"
+    return step.player_id
 
 
 async def unregister(director: Director, command: Unregister) -> int:
