@@ -31,7 +31,8 @@ class Runs:
 
 async def test_what_comes_in_while_a_batch_runs_goes_in_the_next_one_each_with_its_own_outcome() -> None:
     runs = Runs()
-    batches = KeyedBatches(runs)
+    sizes: list[int] = []
+    batches = KeyedBatches(runs, observe=sizes.append)
     first = asyncio.create_task(batches.submit("held", 0))
     await runs.inside.wait()
     waiting = [asyncio.create_task(batches.submit("held", n)) for n in (1, 2, 4)]
@@ -46,6 +47,7 @@ async def test_what_comes_in_while_a_batch_runs_goes_in_the_next_one_each_with_i
     with pytest.raises(ValueError, match="odd 1"):
         await waiting[0]
     assert runs.batches == [("held", [0]), ("other", [6]), ("held", [1, 2, 4])]
+    assert sizes == [1, 1, 3]
     assert len(batches) == 0, "no worker is left once nothing waits"
 
 

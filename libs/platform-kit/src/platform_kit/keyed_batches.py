@@ -8,6 +8,9 @@ answers per tournament): each transaction locks the row for all of its round tri
 at the pace of those round trips, however many wait. In a batch the row is locked once and the work of every
 caller is written in a few statements; under light load a batch is one caller, at the same cost as before.
 
+A key's worker is a task started by the submission that found none, so it runs in that caller's context (its
+correlation id is on the batch's log lines).
+
 Invariant: for one key at most one batch runs at a time in a process (a worker task per key, alive while work
 waits); every item submitted gets its own result or its own exception, or the batch's exception when the batch
 as a whole failed. Items are taken in the order submitted, at most `max_size` per batch.
@@ -48,9 +51,12 @@ class KeyedBatches(Generic[Item, Result]):
         run: Callable[[str, Sequence[Item]], Awaitable[Sequence[Result | BaseException]]],
         *,
         max_size: int = 200,
+        observe: Callable[[int], None] = lambda size: None,
     ) -> None:
+        """`observe` is given each batch's size (a metric's)."""
         self._run = run
         self._max_size = max_size
+        self._observe = observe
         self._waiting: dict[str, list[_Waiting[Item, Result]]] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
 
@@ -76,6 +82,7 @@ class KeyedBatches(Generic[Item, Result]):
                 if key not in self._waiting:
                     return
                 continue
+            self._observe(len(batch))
             try:
                 outcomes = await self._run(key, [waiting.item for waiting in batch])
             except Exception as error:  # the whole batch failed: every caller learns why

@@ -110,9 +110,13 @@ def _register_completions(director: Director) -> None:
 
 def _register_batches(director: Director) -> None:
     """A tournament's seat holds and the answers to their payments, each run in batches (`Director.seat_holds`)."""
-    director.seat_holds = KeyedBatches(lambda t, requests: registration.hold_seats(director, t, requests))
+    sizes = director.metrics.registration_batches
+    director.seat_holds = KeyedBatches(
+        lambda t, requests: registration.hold_seats(director, t, requests), observe=sizes.labels("hold").observe
+    )
     director.entry_answers = KeyedBatches(
-        lambda t, answered: money.apply_answers(director, answered, registration.on_entries_paid)
+        lambda t, answered: money.apply_answers(director, answered, registration.on_entries_paid),
+        observe=sizes.labels("answer").observe,
     )
 
 

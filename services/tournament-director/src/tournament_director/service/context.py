@@ -17,7 +17,7 @@ from platform_kit.keyed_batches import KeyedBatches
 from platform_kit.outgoing_calls import OutgoingCalls
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.unit_of_work import Reactions, UnitOfWork
-from prometheus_client import Counter
+from prometheus_client import Counter, Histogram
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournament_director.adapters.bus_messages import TableTimers
@@ -39,6 +39,8 @@ class Metrics:
     commands_rejected: Counter
     money_steps: Counter
     idempotent_requests: Counter
+    #: How many seat holds, or payment answers, each batch of a tournament took (`Director.seat_holds`).
+    registration_batches: Histogram
 
     @classmethod
     def build(cls, runtime: ServiceRuntime) -> Metrics:
@@ -59,6 +61,13 @@ class Metrics:
                 "tournament_idempotent_requests_total",
                 "Requests under an Idempotency-Key: executed, replayed, key_reused, in_flight, released, outcome_pending",
                 ["outcome"],
+                registry=runtime.registry,
+            ),
+            registration_batches=Histogram(
+                "tournament_registration_batch_size",
+                "Registrations per unit of work: seat holds (step hold) and payment answers (step answer)",
+                ["step"],
+                buckets=(1, 2, 5, 10, 20, 50, 100, 200),
                 registry=runtime.registry,
             ),
         )
