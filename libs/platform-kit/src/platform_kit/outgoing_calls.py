@@ -7,6 +7,9 @@ made, made with the kit's internal client under a key the caller derived, and it
     ...                                       # the caller's transaction commits the call with its work
     call = await calls.make(call, complete)   # an OutgoingCalls; complete(uow, call, answer): the caller's part
 
+Answers to calls that come back together can be applied together: `send` each, then `apply_all` the answers in
+one unit of work (the director applies the buy-ins of one tournament so, each batch locking its row once).
+
 A request is a path and a JSON body, POSTed (`WalletRequest` carries them, whatever the target), and the
 headers it is sent with (e.g. `X-Concessionaire-Id` of the concessionaire a call acts for), kept in the
 `headers` column of a table that has one (`headers_column()`: a caller whose calls carry headers adds it).
@@ -15,7 +18,9 @@ Invariant: a call's key and request are written once, with the work that asks fo
 sends exactly them — the key is derived from what the call is for, never random — so the other service (which
 carries a keyed request out once and answers a repeat with its first answer) acts on the call at most once.
 A call's answer is applied exactly once: the call's row is locked, found still `pending`, marked `done` (a 2xx)
-or `refused` (a 4xx: final for the key), and the caller's completion runs, all in ONE unit of work.
+or `refused` (a 4xx: final for the key), and the caller's completion runs, all in ONE unit of work (with the
+other answers of its batch, under `apply_all`: the rows locked in the order of their ids, as every locker takes
+them, so two batches never wait on each other in a cycle).
 
 Crash behaviour: whatever dies — the call on the way, the process, the database connection between the answer
 and its commit — the row is still `pending`, and the call is made again with the same key and request; no
@@ -214,10 +219,8 @@ class CallTable:
         **own: Any,
     ) -> OutgoingCall:
         """A new pending call in `session`'s transaction, as recorded (its driver needs not read it back)."""
-        values = {**self._values(key, target, operation, request, now, group), **own}
-        result = await session.execute(self.table.insert().values(values))
-        (call_id,) = result.inserted_primary_key  # type: ignore[attr-defined]
-        return self.call({**dict.fromkeys(self._own), **values, "call_id": call_id, "answer": None})
+        (call,) = await self.record_all(session, [NewCall(key, target, operation, request, group, own)], now)
+        return call
 
     async def record_all(
         self, session: AsyncSession, calls: Sequence[NewCall], now: datetime, *, chunk: int = 1000
@@ -235,11 +238,6 @@ class CallTable:
                 for row, call_id in zip(part, ids, strict=True)
             ]
         return recorded
-
-    async def get(self, session: AsyncSession, call_id: int, *, lock: bool = False) -> OutgoingCall | None:
-        query = select(self.table).where(self.table.c.call_id == call_id)
-        row = (await session.execute(query.with_for_update() if lock else query)).mappings().first()
-        return None if row is None else self.call(row)
 
     async def lock_all(self, session: AsyncSession, call_ids: Sequence[int]) -> dict[int, OutgoingCall]:
         """The calls, locked (in the order of their ids, as every locker of several takes them), by id."""
@@ -265,11 +263,6 @@ class CallTable:
 
     async def pending(self, session: AsyncSession, *where: Any) -> list[OutgoingCall]:
         return await self.where(session, self.table.c.status == CallStatus.PENDING.value, *where)
-
-    async def answer(self, session: AsyncSession, call: OutgoingCall, answer: Answer, now: datetime) -> OutgoingCall:
-        """Mark the call answered: `done` (a 2xx) or `refused`; the call as it now stands."""
-        (answered,) = await self.answer_all(session, [(call, answer)], now)
-        return answered
 
     async def answer_all(
         self, session: AsyncSession, answers: Sequence[tuple[OutgoingCall, Answer]], now: datetime

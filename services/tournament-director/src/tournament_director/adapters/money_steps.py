@@ -117,11 +117,6 @@ async def record_all(session: AsyncSession, steps: Sequence[NewStep], now: datet
     return [step_of(call) for call in await CALLS.record_all(session, new, now)]
 
 
-async def get(session: AsyncSession, step_id: int, *, lock: bool = False) -> MoneyStep | None:
-    call = await CALLS.get(session, step_id, lock=lock)
-    return None if call is None else step_of(call)
-
-
 async def find(
     session: AsyncSession, tournament_id: str, kind: StepKind, player_id: str, client_key: str
 ) -> MoneyStep | None:
