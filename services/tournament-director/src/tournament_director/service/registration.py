@@ -347,11 +347,12 @@ async def on_entries_paid(
     """Completion of `buy_in` and `ticket_entry` steps of one tournament, in one unit of work: each one's
     registration's answer when the player is registered (`_paid` answers with it), else None."""
     t = answered[0][0].tournament_id
-    assert all(step.tournament_id == t and step.player_id is not None for step, _ in answered)
+    assert all(step.tournament_id == t for step, _ in answered)
     tournament = await tournaments.get(session, t, lock=True)
     assert tournament is not None
-    players = [step.player_id for step, _ in answered if step.player_id is not None]
-    registrations = await tournaments.registrations_by_player(session, t, players)
+    registrations = await tournaments.registrations_by_player(session, t, [_player_of(step) for step, _ in answered])
+    # What one buy-in pays into each jackpot programme: the same for every entry of the tournament.
+    per_entry = jackpots.contributions(tournament, tournament.definition.buy_in, director.settings.tax_rate_bps)
     failed: list[str] = []
     contributions: dict[str, Counter[str]] = {}  # concessionaire -> programme -> cents
     registering: dict[str, Registration] = {}
@@ -363,9 +364,7 @@ async def on_entries_paid(
                 await tickets.use(session, registration.ticket_code, None, None)
             continue
         if step.kind is StepKind.BUY_IN:
-            price = tournament.definition.buy_in
-            amounts = jackpots.contributions(tournament, price, director.settings.tax_rate_bps)
-            contributions.setdefault(registration.concessionaire_id, Counter()).update(amounts)
+            contributions.setdefault(registration.concessionaire_id, Counter()).update(per_entry)
         if tournament.status is not Status.REGISTERING or registration.status is not RegistrationStatus.PAYING:
             await give_back(director, session, tournament, registration, kind=StepKind.LATE_REFUND)
             continue
