@@ -9,6 +9,7 @@ coordinator (`fleet.py`)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import math
 import random
@@ -62,10 +63,13 @@ class LoadGenerator:
     def __init__(self, gateway: str, seed: int, bots: int) -> None:
         self.meter = Meter()
         self.seed = seed
-        limits = httpx.Limits(max_connections=BOTS_PER_CLIENT, max_keepalive_connections=BOTS_PER_CLIENT)
         self.clients = [
             MeteredClient(
-                self.meter, random.Random(seed + n), base_url=gateway, timeout=httpx.Timeout(30.0), limits=limits
+                self.meter,
+                random.Random(seed + n),
+                connections=BOTS_PER_CLIENT,
+                base_url=gateway,
+                timeout=httpx.Timeout(30.0),
             )
             for n in range(max(1, math.ceil(bots / BOTS_PER_CLIENT)))
         ]
@@ -90,6 +94,7 @@ class LoadGenerator:
                 return session
 
         self.sessions = list(await asyncio.gather(*(one(index, nickname) for index, nickname in enumerate(nicknames))))
+        gc.freeze()  # the sessions live as long as the run: the collector need not scan them again
         return {"players": [session.player_id for session in self.sessions]}
 
     async def register(self, tournaments: list[str], window: float) -> dict[str, Any]:

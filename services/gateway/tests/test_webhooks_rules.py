@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import random
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import httpx
 import pytest
+from gateway.adapters import webhook_store
 from gateway.domain.webhook_events import (
     PartnerEventType,
     delivery_body,
@@ -258,6 +260,29 @@ async def test_the_intake_ignores_a_private_envelope_without_touching_the_databa
     envelope = Envelope.wrap(_hole_cards(), producer="table-engine")
     await intake.consume(None, envelope)  # type: ignore[arg-type]  # a database call would fail on None
     assert woken == []
+
+
+async def test_the_intake_reads_a_players_concessionaire_once_and_an_unknown_player_each_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 14: a closing rush's stakes each name their player; a player never changes concessionaire, so the
+    intake asks the database once per player — but again for one it did not know (who may sign up meanwhile)."""
+    asked: list[set[str]] = []
+
+    async def concessionaires(_: object, player_ids: set[str]) -> dict[str, str]:
+        asked.append(set(player_ids))
+        return {p: OWNERS[p] for p in player_ids if p in OWNERS}
+
+    async def no_endpoints(*_: object) -> list[object]:
+        return []
+
+    monkeypatch.setattr(webhook_store, "player_concessionaires", concessionaires)
+    monkeypatch.setattr(webhook_store, "subscribed", no_endpoints)
+    intake = WebhookIntake(FrozenClock(NOW), lambda: None)
+    for player in ("bruno", "bruno", "nobody", "nobody", "bruno"):
+        session = SimpleNamespace(info={})  # one transaction per message: nothing carried over in the session
+        await intake.consume(session, Envelope.wrap(coupon_settled(player), producer="totalizator"))  # type: ignore[arg-type]
+    assert asked == [{"bruno"}, {"nobody"}, {"nobody"}]
 
 
 def test_event_ids_are_stable_per_message_type_and_concessionaire() -> None:

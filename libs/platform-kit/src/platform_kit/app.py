@@ -19,6 +19,7 @@ from platform_kit import correlation
 from platform_kit.edge import BodyLimits, EdgeMiddleware
 from platform_kit.errors import install_handlers
 from platform_kit.metrics import HttpMetrics, MetricsMiddleware
+from platform_kit.request_admission import RequestAdmission, RequestAdmissionMiddleware
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.tracing import instrument_app, tag_current_span
 from platform_kit.unit_of_work import UnitOfWork
@@ -97,9 +98,11 @@ def create_service_app(
     routers: Sequence[APIRouter] = (),
     version: str = "0.1.0",
     body_limits: Mapping[str, int] | None = None,
+    admission: RequestAdmission | None = None,
 ) -> FastAPI:
     """`body_limits`: path prefix -> largest body in bytes, for route families that need another limit than the
-    service's `max_body_bytes` (platform_kit.edge)."""
+    service's `max_body_bytes` (platform_kit.edge). `admission`: the HTTP requests in flight at once
+    (platform_kit.request_admission); unbounded without."""
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -112,8 +115,10 @@ def create_service_app(
     app = FastAPI(title=title, description=description, version=version, lifespan=lifespan)
     app.state.runtime = runtime
     install_handlers(app)
-    # Innermost of the three: its refusals are still counted, logged and tagged with the request id.
+    # Innermost: its refusals are still counted, logged and tagged with the request id.
     app.add_middleware(EdgeMiddleware, limits=BodyLimits(runtime.settings.max_body_bytes, body_limits))
+    if admission is not None:  # before the body is read, after the request is counted and given its id
+        app.add_middleware(RequestAdmissionMiddleware, bound=admission, exempt=QUIET_PATHS)
     app.add_middleware(MetricsMiddleware, metrics=HttpMetrics(runtime.registry, runtime.name))
     app.add_middleware(CorrelationMiddleware)
 

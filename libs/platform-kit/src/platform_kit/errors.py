@@ -76,14 +76,19 @@ DEFAULT_RETRY_AFTER_SECONDS = 1
 _SAY_WHEN = frozenset({429, 503})
 
 
+def problem_response(exc: ProblemError) -> JSONResponse:
+    """The answer to a raised problem: its status, body and headers, and Retry-After on a 429 or 503."""
+    response = problem(exc.status, exc.code, exc.message, **exc.details)
+    response.headers.update(exc.headers)
+    if exc.status in _SAY_WHEN and "retry-after" not in response.headers:
+        response.headers["Retry-After"] = str(DEFAULT_RETRY_AFTER_SECONDS)
+    return response
+
+
 def install_handlers(app: FastAPI) -> None:
     async def on_problem(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ProblemError)
-        response = problem(exc.status, exc.code, exc.message, **exc.details)
-        response.headers.update(exc.headers)
-        if exc.status in _SAY_WHEN and "retry-after" not in response.headers:
-            response.headers["Retry-After"] = str(DEFAULT_RETRY_AFTER_SECONDS)
-        return response
+        return problem_response(exc)
 
     async def on_validation(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)

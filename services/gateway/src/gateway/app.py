@@ -11,16 +11,18 @@ from pathlib import Path
 
 import httpx
 from fastapi import FastAPI
+from platform_kit.admission import Admission
 from platform_kit.app import create_service_app
 from platform_kit.bus import Transport
 from platform_kit.clock import Clock, SystemClock
+from platform_kit.request_admission import RequestAdmission
 from platform_kit.runtime import ServiceRuntime
 
 from gateway import bootstrap
 from gateway.adapters.orm import metadata
 from gateway.api.fallback import install_api_fallback
 from gateway.api.problems import install_problem_handlers
-from gateway.api.routes import document_access
+from gateway.api.routes import API_PREFIX, document_access
 from gateway.api.v1.router import include_api_v1
 from gateway.api.v1.webhooks import document_webhooks
 from gateway.api.web import mount_web_client
@@ -63,6 +65,15 @@ def create_app(
         title="Gateway",
         description="The one front door: identities, sessions, API keys, rate limits, WebSocket streams and the web client.",
         body_limits=BODY_LIMITS,
+        admission=RequestAdmission(
+            Admission(
+                settings.requests_in_flight,
+                "gateway_busy",
+                "The platform is busy; retry shortly.",
+                wait_seconds=settings.requests_wait_seconds,
+            ),
+            under=f"{API_PREFIX}/",
+        ),
     )
     include_api_v1(app)
     app.state.services = services

@@ -70,6 +70,19 @@ class Settings(ServiceSettings):
         2.0, gt=0, description="Requests per second per IP address without credentials (log-in, sign-up); per instance."
     )
     anonymous_rate_limit_burst: int = Field(20, ge=1, description="Requests an anonymous IP address may send at once.")
+    requests_in_flight: int = Field(
+        64,
+        ge=1,
+        description="API requests served at once per instance; one more waits up to `requests_wait_seconds` for a "
+        "place, then is answered 503 `gateway_busy` with Retry-After, nothing of it read or done. Bounds the "
+        "latency of what is admitted when a burst exceeds the platform's CPU (platform_kit.request_admission). "
+        "As many as the connections to each service (64): an admitted request does not queue again for one.",
+    )
+    requests_wait_seconds: float = Field(
+        1.0,
+        ge=0,
+        description="How long an API request beyond `requests_in_flight` waits for a place (0: refused at once).",
+    )
     ws_heartbeat_seconds: float = Field(15.0, gt=0, description="Interval of the server's WebSocket pings.")
     ws_heartbeat_timeout_seconds: float = Field(
         45.0, gt=0, description="A WebSocket silent this long (no pong, no message) is closed."

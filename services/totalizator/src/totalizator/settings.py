@@ -34,6 +34,14 @@ class Settings(ServiceSettings):
         "(at most the wallet timeout, then 503 `payment_pending`): a wallet runs as many at a time as its database "
         "pool has connections, and flooding it only makes its calls time out.",
     )
+    intake_writers: int = Field(
+        4,
+        ge=1,
+        le=64,
+        description="Transactions writing coupons at once per process, for each step of intake (taking them pending, "
+        "recording the wallet's answers): each is a group of the coupons that arrived meanwhile. One alone went at "
+        "the pace of its round trips to the database, well below what the database could take (issue 14).",
+    )
     intake_in_flight: int = Field(
         256,
         ge=1,

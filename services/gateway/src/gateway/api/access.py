@@ -122,8 +122,8 @@ async def _check_role_and_standing(
         raise Forbidden("role_not_allowed", f"This operation is for: {policy.describe()}.")
     if good_standing and principal.role is Role.PLAYER:
         now = services.context.clock.now()
-        async with services.context.units.reading() as session:
-            await refuse_unless_in_good_standing(session, principal.subject_id, now, own_session=True)
+        async with services.context.units.read_connection() as connection:
+            await refuse_unless_in_good_standing(connection, principal.subject_id, now, own_session=True)
 
 
 def allow(*roles: Role, good_standing: bool = False) -> Callable[..., Awaitable[Principal]]:

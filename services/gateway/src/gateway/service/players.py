@@ -39,8 +39,8 @@ class Players:
         """P-12.5, for a registration a partner or operator makes on a player's behalf; a self-excluded player
         is refused too (issue 17)."""
         now = self._context.clock.now()
-        async with self._context.units.reading() as session:
-            await refuse_unless_in_good_standing(session, player_id, now, own_session=False)
+        async with self._context.units.read_connection() as connection:
+            await refuse_unless_in_good_standing(connection, player_id, now, own_session=False)
 
     async def page(
         self, by: Principal, concessionaire_id: str | None, *, limit: int, offset: int

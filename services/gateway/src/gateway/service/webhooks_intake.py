@@ -21,23 +21,41 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from gateway.adapters import webhook_store
 from gateway.domain.webhook_events import PartnerEvent, delivery_body, partner_event_id, partner_events, players_named
 
+#: Players whose concessionaire an intake remembers (a player never changes concessionaire); past it, it forgets
+#: them all and starts again (about 15 MB at most).
+REMEMBERED_PLAYERS = 100_000
+
 
 class WebhookIntake:
     def __init__(self, clock: Clock, wake_dispatcher: Callable[[], None]) -> None:
         self._clock = clock
         self._wake = wake_dispatcher
+        # Every money move names its players (the wallet's `operation.posted`: one per coupon staked in a closing
+        # rush), so asking the database each time was a read per event (issue 14).
+        self._concessionaire_of: dict[str, str] = {}
 
     async def consume(self, session: AsyncSession, envelope: Envelope) -> None:
         model = EVENT_TYPES.get(envelope.type)
         if model is None or model.PRIVATE or (envelope.routing_key or "").startswith(PRIVATE_PREFIX):
             return  # never a private event, whatever binding brought it
         event = envelope.event()
-        concessionaire_of = await webhook_store.player_concessionaires(session, players_named(event))
+        concessionaire_of = await self._concessionaires(session, players_named(event))
         queued = 0
         for partner_event in partner_events(event, concessionaire_of):
             queued += await self._queue(session, envelope, partner_event)
         if queued:
             after_commit(session, self._wake)
+
+    async def _concessionaires(self, session: AsyncSession, player_ids: set[str]) -> dict[str, str]:
+        """Player id -> concessionaire id for the players the gateway knows among these; only those not seen
+        before are read (one not known yet is read again next time: it may sign up meanwhile)."""
+        unknown = player_ids - self._concessionaire_of.keys()
+        if unknown:
+            found = await webhook_store.player_concessionaires(session, unknown)
+            if len(self._concessionaire_of) + len(found) > REMEMBERED_PLAYERS:
+                self._concessionaire_of.clear()
+            self._concessionaire_of.update(found)
+        return {p: self._concessionaire_of[p] for p in player_ids if p in self._concessionaire_of}
 
     async def _queue(self, session: AsyncSession, envelope: Envelope, partner_event: PartnerEvent) -> int:
         now = self._clock.now()

@@ -118,8 +118,9 @@ class CouponIntake:
         )
         # Stakes go to the wallet in batches as coupons go to the database in groups, `stake_concurrency` calls at once.
         self._staking = GroupCommit(self._stake_group, max_group=MAX_GROUP, writers=context.settings.stake_concurrency)
-        self._accepting = GroupCommit(self._accept_group, max_group=MAX_GROUP)
-        self._resolving = GroupCommit(self._resolve_group, max_group=MAX_GROUP)
+        writers = context.settings.intake_writers
+        self._accepting = GroupCommit(self._accept_group, max_group=MAX_GROUP, writers=writers)
+        self._resolving = GroupCommit(self._resolve_group, max_group=MAX_GROUP, writers=writers)
 
     async def place(self, request: CouponRequest, idempotency_key: str) -> Placed:
         async with self._placing.admit():
