@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 
 import httpx
 import pytest
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
 from platform_kit import correlation
 from platform_kit.internal_client import MAX_CONNECTIONS, InternalClient
 
@@ -56,6 +58,25 @@ async def test_a_call_carries_the_token_request_id_key_principal_and_extra_heade
     assert (keyed.headers["x-principal-role"], keyed.headers["x-principal-id"]) == ("operator", "op-1")
     assert keyed.headers["x-concessionaire-id"] == "conc-b", "headers given by the caller come last"
     assert "idempotency-key" not in read.headers and "x-concessionaire-id" not in read.headers
+
+
+async def test_a_call_carries_the_trace_context_when_no_span_is_recorded() -> None:
+    """The callee's spans join the caller's trace though nothing records here (no exporter: the sampler records
+    none, and httpx is not instrumented, issue 14)."""
+    seen, transport = recording()
+    client = InternalClient("http://wallet.test", "secret", transport=transport)
+    tracer = TracerProvider(sampler=ALWAYS_OFF).get_tracer(__name__)
+    try:
+        with tracer.start_as_current_span("a request") as span:
+            assert not span.is_recording()
+            await client.request("GET", "/internal/v1/currencies")
+        await client.request("GET", "/internal/v1/currencies")  # outside any trace: nothing to carry
+    finally:
+        await client.aclose()
+    in_trace, outside = seen
+    _, trace_id, span_id, _ = in_trace.headers["traceparent"].split("-")
+    assert (int(trace_id, 16), int(span_id, 16)) == (span.get_span_context().trace_id, span.get_span_context().span_id)
+    assert "traceparent" not in outside.headers
 
 
 async def test_params_left_none_are_not_sent_and_instants_go_as_iso_8601() -> None:

@@ -1,7 +1,8 @@
 """One HTTP client for every service-to-service call: what a call carries, and when it is sent a second time.
 
 Every call carries the internal token (`X-Internal-Token`, what `internal_api.require_internal_token` admits),
-the request id of the work in progress (`X-Request-ID`, one trail through the logs), the `Idempotency-Key` when
+the request id of the work in progress (`X-Request-ID`, one trail through the logs), its trace context
+(`traceparent`, so the callee's spans join the caller's trace), the `Idempotency-Key` when
 the call has one, and, when the call is made for someone, who (`X-Principal-*`, what `internal_api` reads back).
 Tests and benchmarks put an httpx transport (e.g. `httpx.ASGITransport(app=wallet_app)`) in place of the network.
 
@@ -20,6 +21,7 @@ from datetime import datetime
 from typing import Any, Protocol, TypedDict, Unpack
 
 import httpx
+from opentelemetry import propagate
 
 from platform_kit import correlation
 from platform_kit.idempotency import IDEMPOTENCY_KEY_HEADER
@@ -117,6 +119,7 @@ class InternalClient:
         `headers` are added last (e.g. the `X-Concessionaire-Id` of the player an administrator acts on)."""
         key, principal, params = call.get("idempotency_key"), call.get("principal"), call.get("params")
         sent = {correlation.HEADER: correlation.current_or_new()}
+        propagate.inject(sent)  # the trace goes on (traceparent), spans recorded or not (platform_kit.tracing)
         if key is not None:
             sent[IDEMPOTENCY_KEY_HEADER] = key
         if principal is not None:
