@@ -172,7 +172,8 @@ class Resolution:
 
 async def resolve(session: AsyncSession, answers: Sequence[Resolution]) -> None:
     """Record the wallet's answers for pending coupons, in one statement (a coupon already resolved keeps its
-    first answer)."""
+    first answer). Rows in coupon order: groups written at once (`TOTALIZATOR_INTAKE_WRITERS`) that share coupons
+    (a retry's answer beside the first) lock them in one order, never in a cycle."""
     statement = (
         update(coupons)
         .where(coupons.c.coupon_id == bindparam("b_coupon_id"), coupons.c.status == str(CouponStatus.PENDING))
@@ -191,7 +192,7 @@ async def resolve(session: AsyncSession, answers: Sequence[Resolution]) -> None:
             "b_operation_id": answer.operation_id,
             "b_refusal": None if answer.refusal is None else json.dumps(answer.refusal, ensure_ascii=False),
         }
-        for answer in answers
+        for answer in sorted(answers, key=lambda answer: answer.coupon_id)
     ]
     if rows:
         await session.execute(statement, rows)
