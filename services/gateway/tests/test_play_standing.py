@@ -30,10 +30,10 @@ async def standing_checks(driver: Driver) -> None:
             excluded_until=now + timedelta(days=30), reality_check_minutes=30,
         )  # fmt: skip
 
-    async with context.db.sessions() as session:
-        nothing = await play_standing(session, plain)
-        both = await play_standing(session, sanctioned)
-        unknown = await play_standing(session, "no-such-player")
+    async with context.db.read_connection() as connection:
+        nothing = await play_standing(connection, plain)
+        both = await play_standing(connection, sanctioned)
+        unknown = await play_standing(connection, "no-such-player")
 
     assert nothing.restrictions == [] and nothing.protection.exclusion is None
     assert nothing.protection.rules.reality_check_minutes is None

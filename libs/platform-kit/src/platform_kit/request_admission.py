@@ -1,11 +1,12 @@
 """At most so many HTTP requests in flight in a process: one more waits a moment for a place, then is answered 503
 with Retry-After before anything of it is read (platform_kit.admission: the count, the wait, the refusal).
 
-Used at the platform's edge (the gateway). Without it a burst beyond what the process's CPU can serve is taken
-in whole: every request admitted shares the event loop with all the others, so all of them slow down together
-— in a totalizator closing rush 2,000 bettors' coupons waited 15 s at the median and up to a minute, with no
-refusal anywhere, until most were answered `betting_closed` (issue 14). Bounded, the requests admitted are
-answered at the pace of a process serving `limit` at once, and the others are told at once to come back.
+Used at the platform's edge (the gateway), as a backstop. Without it a flood is taken in whole: every request
+shares the event loop with all the others, and they slow down together until clients time out without learning
+what became of their requests (a 3,000-player registration rush: 496 time-outs, issue 14). The bound is set
+high: requests mostly wait on the services behind, which admit what they can serve, and a tight bound here
+refuses work the platform could do — every refusal comes back and pays the gateway's whole cost again (at 64 a
+totalizator closing rush took fewer coupons than with no bound at all).
 
 Invariant: a refused request has done nothing — not even its body has been read, its route not run, so a retry
 (with the same Idempotency-Key or without) is a new request. Health, readiness and metrics are never refused

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import bindparam, select
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from gateway.adapters.orm import player_protection, player_restrictions, players
 from gateway.adapters.protection_store import ProtectionRecord, record_of
@@ -40,8 +40,8 @@ _STANDING = (
 )
 
 
-async def play_standing(session: AsyncSession | AsyncConnection, player_id: str) -> PlayStanding:
-    rows = (await session.execute(_STANDING, {"player_id": player_id})).mappings().all()
+async def play_standing(connection: AsyncConnection, player_id: str) -> PlayStanding:
+    rows = (await connection.execute(_STANDING, {"player_id": player_id})).mappings().all()
     restrictions = [
         Restriction(RestrictionKind(row["restriction_kind"]), row["restriction_until"], row["restriction_reason"])
         for row in rows

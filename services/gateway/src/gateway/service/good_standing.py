@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from gateway.adapters.standing_store import play_standing
 from gateway.domain.restrictions import standing_at
@@ -14,11 +14,11 @@ from gateway.service.restrictions import raise_if_banned
 
 
 async def refuse_unless_in_good_standing(
-    session: AsyncSession | AsyncConnection, player_id: str, now: datetime, *, own_session: bool
+    connection: AsyncConnection, player_id: str, now: datetime, *, own_session: bool
 ) -> None:
     """`own_session` False: someone else (a partner, an operator) acts for the player, so the session limit,
-    which is the player's own, does not apply. Through a use case's session, or a read connection (every play
-    request asks: each action at a table, each coupon)."""
-    standing = await play_standing(session, player_id)
+    which is the player's own, does not apply. Through a read connection (`UnitsOfWork.read_connection`): every
+    play request asks, each action at a table, each coupon."""
+    standing = await play_standing(connection, player_id)
     raise_if_banned(standing_at(standing.restrictions, now))
     raise_if_play_refused(standing.protection, now, own_session=own_session)
