@@ -6,8 +6,9 @@ process sends `--callers` calls at a time through the kit's internal client for 
 a registration rush. Each row: calls answered per second, the caller's CPU per call (this process's own time, which
 is what the gateway pays on its one core), and the latency the callers saw (queueing for a connection included).
 
-Peers in the same run: httpx alone with the same pool (no queue of ours in front of it), and the service alone
-under wrk when it is installed (the ceiling of calls per second the server gives on this machine).
+Peers in the same run: httpx alone with the same pool (the client the internal client was built on until issue 14
+measured it), aiohttp alone (what it is built on now, without the kit's headers, queue and answer), and the
+service alone under wrk when it is installed (the ceiling of calls per second the server gives on this machine).
 
     uv run python bench/bench_internal_client.py [--callers 200] [--delay-ms 20] [--seconds 6] [--pools 100,32]
 
@@ -25,8 +26,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 
+import aiohttp
 import httpx
 from platform_kit.internal_client import InternalClient
 
@@ -88,6 +91,11 @@ async def rush(call: Call, callers: int, seconds: float) -> tuple[float, float, 
     return len(latencies) / wall, cpu * 1000 / len(latencies), statistics.median(latencies) * 1000, p99 * 1000
 
 
+async def aiohttp_post(session: aiohttp.ClientSession) -> httpx.Response:
+    async with session.post("/r", json={"entry": "buy_in"}) as answer:
+        return httpx.Response(answer.status, content=await answer.read(), request=httpx.Request("POST", "/r"))
+
+
 def wrk(url: str, connections: int, seconds: float) -> float | None:
     if shutil.which("wrk") is None:
         return None
@@ -122,6 +130,11 @@ async def main(args: argparse.Namespace) -> None:
                 await rush(lambda h=http: h.post("/warm", json={}), args.callers, 1.0)
                 figures = await rush(lambda h=http: h.post("/r", json={"entry": "buy_in"}), args.callers, args.seconds)
             rows.append((f"peer: httpx alone, pool {pool}", *figures))
+        for pool in args.pools:
+            async with aiohttp.ClientSession(base, connector=aiohttp.TCPConnector(limit=pool)) as session:
+                call = partial(aiohttp_post, session)
+                await rush(call, args.callers, 1.0)
+                rows.append((f"peer: aiohttp alone, pool {pool}", *await rush(call, args.callers, args.seconds)))
         ceiling = wrk(f"{base}/r", max(args.pools), args.seconds)
     finally:
         service.terminate()

@@ -4,14 +4,23 @@ caller (the gateway relays it, the director and the totalizator read it their ow
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
+from fastapi import FastAPI
+from opentelemetry.instrumentation.aiohttp_client import AioHttpClientInstrumentor
+from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
 from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
-from platform_kit import correlation
+from opentelemetry.trace import SpanKind
+from platform_kit import correlation, tracing
 from platform_kit.internal_client import MAX_CONNECTIONS, InternalClient
 
 
@@ -127,3 +136,82 @@ async def test_a_call_with_every_place_taken_fails_after_the_queue_timeout_unsen
     late = await client.request("GET", "/after")
     await client.aclose()
     assert late.json() == {"path": "/after"}, "the held calls' places were given back"
+
+
+class RecordingService:
+    """A real TCP server, for the calls that go over the network (aiohttp): it keeps each request's head and body
+    and answers 201 with a JSON body."""
+
+    def __init__(self) -> None:
+        self.server: asyncio.Server | None = None
+        self.requests: list[tuple[str, dict[str, str], bytes]] = []
+
+    async def __aenter__(self) -> str:
+        async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            while head := await reader.readuntil(b"\r\n\r\n"):
+                line, *fields = head.decode().split("\r\n")[:-2]
+                headers = {name.lower(): value.strip() for name, value in (f.split(":", 1) for f in fields)}
+                body = await reader.readexactly(int(headers.get("content-length", 0)))
+                self.requests.append((line, headers, body))
+                sent = b'{"operation_id": 7}'
+                writer.write(b"HTTP/1.1 201 Created\r\ncontent-type: application/json\r\n")
+                writer.write(b"x-seen: yes\r\ncontent-length: %d\r\n\r\n%s" % (len(sent), sent))
+                await writer.drain()
+
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(asyncio.IncompleteReadError):  # the client closed its connection
+                await answer(reader, writer)
+
+        self.server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def __aexit__(self, *_: object) -> None:
+        assert self.server is not None
+        self.server.close()
+
+
+async def test_over_the_network_a_call_sends_what_it_carries_and_reads_the_answer_as_httpx_would() -> None:
+    service = RecordingService()
+    async with service as base_url:
+        client = InternalClient(base_url + "/", "secret")
+        answer = await client.request(
+            "POST", "/internal/v1/stakes", json={"amount": 500, "name": "Niccolò"}, idempotency_key="k-1"
+        )
+        await client.request("GET", "/internal/v1/statement", params={"since": datetime(2026, 3, 1, tzinfo=UTC)})
+        await client.aclose()
+    (line, headers, body), (read_line, read_headers, _) = service.requests
+    assert line == "POST /internal/v1/stakes HTTP/1.1"
+    assert json.loads(body) == {"amount": 500, "name": "Niccolò"}
+    assert headers["content-type"] == "application/json"
+    assert (headers["x-internal-token"], headers["idempotency-key"]) == ("secret", "k-1")
+    method, target, _ = read_line.split(" ")
+    assert (method, urlsplit(target).path) == ("GET", "/internal/v1/statement")
+    assert parse_qs(urlsplit(target).query) == {"since": ["2026-03-01T00:00:00+00:00"]}
+    assert "idempotency-key" not in read_headers and "content-type" not in read_headers
+    assert isinstance(answer, httpx.Response)
+    assert (answer.status_code, answer.json(), answer.headers["x-seen"]) == (201, {"operation_id": 7}, "yes")
+    answer.raise_for_status()  # it knows its request, as httpx's answers do
+
+
+async def test_over_the_network_a_recorded_trace_gets_a_client_span_the_callee_joins() -> None:
+    """Recording (an exporter configured), each call to another service is a client span of the caller's trace,
+    and the callee's span is its child (platform_kit.tracing instruments aiohttp)."""
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracing.instrument_app(FastAPI(), provider, recording=True)
+    service = RecordingService()
+    try:
+        async with service as base_url:
+            client = InternalClient(base_url, "secret")
+            with provider.get_tracer(__name__).start_as_current_span("a request"):
+                await client.request("GET", "/internal/v1/currencies")
+            await client.aclose()
+    finally:
+        AioHttpClientInstrumentor().uninstrument()
+        HTTPXClientInstrumentor().uninstrument()
+    (_, headers, _) = service.requests[0]
+    client_span = next(span for span in exporter.get_finished_spans() if span.kind is SpanKind.CLIENT)
+    _, trace_id, parent_id, _ = headers["traceparent"].split("-")
+    assert client_span.context is not None
+    assert (int(trace_id, 16), int(parent_id, 16)) == (client_span.context.trace_id, client_span.context.span_id)

@@ -16,10 +16,12 @@ carries it out once) only; any other request could have been acted on, so its ca
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Protocol, TypedDict, Unpack
 
+import aiohttp
 import httpx
 from opentelemetry import propagate
 
@@ -70,18 +72,20 @@ MAX_CONNECTIONS = 64
 #: bound, a rush queued calls behind a slow service until the caller's own client gave up (30 s: the gateway's
 #: registrations in a 3,000-player run), unable to tell whether its request had been sent.
 QUEUE_SECONDS = 5.0
+#: How long an idle connection is kept for the next call: less than the services keep theirs open
+#: (platform_runner.serving.KEEP_ALIVE_SECONDS, test_keep_alive.py), so a service never closes one as it is reused.
+IDLE_SECONDS = 5.0
 
 
 class InternalClient:
     """Calls one service at `base_url` over at most `max_connections` connections; closed by `aclose`.
 
-    Each connection is a lane: an httpx client of one connection, taken by one call at a time from a stack of free
-    lanes (the most recently used first, so a light load keeps reusing a few warm connections). One httpx pool
-    of many connections instead costs every call a walk over all of them, twice (httpcore checks each pooled
-    connection, with a poll syscall for each idle one and, for each idle one, every other): 4 to 5 ms of CPU per
-    call with 200 calls at once over 100 or 32 connections, against 1.6 to 2 ms as lanes
-    (bench/bench_internal_client.py); the walk was a quarter of a gateway's time relaying registrations in a
-    3,000-player rush (py-spy).
+    The calls beyond `max_connections` wait in line, in order, for `queue_timeout` at most (an asyncio.Queue of
+    connections would let a newcomer take the one a waiter was woken for, and send that waiter to the back: a
+    rush's p99 ran into seconds). Over the network the calls go through aiohttp: httpx cost the caller 1.4 ms of
+    CPU per call in a rush (a gateway relaying coupons spent more than a quarter of its time there, py-spy), aiohttp
+    0.3 ms (bench/bench_internal_client.py). The answer is still an `httpx.Response` and the failures httpx's
+    exceptions, what every caller reads, and a transport in place of the network (tests) is served by httpx.
     """
 
     def __init__(
@@ -94,24 +98,14 @@ class InternalClient:
         max_connections: int = MAX_CONNECTIONS,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        self.base_url = base_url
+        self.base_url = base_url.rstrip("/")
         self._queue_timeout = queue_timeout
-
-        def lane(**network: Any) -> httpx.AsyncClient:
-            return httpx.AsyncClient(
-                base_url=base_url, timeout=timeout, headers={INTERNAL_TOKEN_HEADER: internal_token}, **network
-            )
-
-        if transport is None:
-            # One TLS context for every lane: building one loads the CA bundle (about 50 ms each).
-            tls = httpx.create_ssl_context()
-            one = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-            self._clients = [lane(verify=tls, limits=one) for _ in range(max_connections)]
-        else:  # a transport in place of the network (tests) has no pool to walk: one client, as many places
-            self._clients = [lane(transport=transport)] * max_connections
-        self._free = list(self._clients)  # the last one put back is the next one taken
-        # Who waits for a lane, in order: an asyncio.Queue of lanes would let a newcomer take the lane a waiter was
-        # woken for, and send that waiter to the back (a rush's p99 ran into seconds).
+        token = {INTERNAL_TOKEN_HEADER: internal_token}
+        self._sender: _Sender = (
+            _Network(token, timeout, max_connections)
+            if transport is None
+            else _InProcess(httpx.AsyncClient(transport=transport, timeout=timeout, headers=token))
+        )
         self._places = asyncio.Semaphore(max_connections)
 
     async def request(self, method: str, path: str, **call: Unpack[Call]) -> httpx.Response:
@@ -124,24 +118,29 @@ class InternalClient:
             sent[IDEMPOTENCY_KEY_HEADER] = key
         if principal is not None:
             sent.update(principal_headers(principal))
+        body, payload = None, call.get("json")
+        if payload is not None:  # as httpx encodes it
+            sent["Content-Type"] = "application/json"
+            body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
         sent.update(call.get("headers") or {})
-        query = None if params is None else {name: _query_value(v) for name, v in params.items() if v is not None}
-        json = call.get("json")
+        url = self.base_url + path
+        if params is not None:
+            query = httpx.QueryParams({name: _query_value(v) for name, v in params.items() if v is not None})
+            url = f"{url}?{query}" if query else url
         await self._take_place()
-        lane = self._free.pop()
         try:
-            return await lane.request(method, path, json=json, params=query, headers=sent)
-        except httpx.RemoteProtocolError:
-            if method not in SAFE_METHODS and key is None:
-                raise
-            return await lane.request(method, path, json=json, params=query, headers=sent)
+            try:
+                return await self._sender.send(method, url, sent, body)
+            except httpx.RemoteProtocolError:
+                if method not in SAFE_METHODS and key is None:
+                    raise
+                return await self._sender.send(method, url, sent, body)
         finally:
-            self._free.append(lane)
             self._places.release()
 
     async def _take_place(self) -> None:
-        """A place among the calls in flight, so a free lane; `httpx.PoolTimeout` (nothing sent: the caller may
-        send the request again as it is) when none frees up within the queue timeout."""
+        """A place among the calls in flight, so a free connection; `httpx.PoolTimeout` (nothing sent: the caller
+        may send the request again as it is) when none frees up within the queue timeout."""
         try:
             async with asyncio.timeout(self._queue_timeout):
                 await self._places.acquire()
@@ -149,8 +148,79 @@ class InternalClient:
             raise httpx.PoolTimeout(f"no connection to {self.base_url} free within {self._queue_timeout} s") from None
 
     async def aclose(self) -> None:
-        for client in set(self._clients):
-            await client.aclose()
+        await self._sender.aclose()
+
+
+class _Sender(Protocol):
+    async def send(self, method: str, url: str, headers: dict[str, str], body: bytes | None) -> httpx.Response: ...
+
+    async def aclose(self) -> None: ...
+
+
+class _Network:
+    """Over the network, with aiohttp: a pool of as many connections as the client has places, so a call that
+    holds a place never waits inside it. Its session is opened by the first call (aiohttp wants a running loop)."""
+
+    def __init__(self, headers: dict[str, str], timeout: float, max_connections: int) -> None:
+        self._headers = headers
+        # Per phase, as httpx counts it: connecting, and each read of the socket (a long answer that keeps coming
+        # is not cut).
+        self._timeout = aiohttp.ClientTimeout(total=None, connect=timeout, sock_read=timeout)
+        self._max_connections = max_connections
+        self._session: aiohttp.ClientSession | None = None
+
+    def _opened(self) -> aiohttp.ClientSession:
+        if self._session is None:
+            connector = aiohttp.TCPConnector(limit=self._max_connections, keepalive_timeout=IDLE_SECONDS)
+            # The body is passed on as the service sent it (httpx.Response decodes it, as httpx would have).
+            self._session = aiohttp.ClientSession(
+                connector=connector, headers=self._headers, timeout=self._timeout, auto_decompress=False
+            )
+        return self._session
+
+    async def send(self, method: str, url: str, headers: dict[str, str], body: bytes | None) -> httpx.Response:
+        try:
+            async with self._opened().request(method, url, headers=headers, data=body) as answer:
+                content = await answer.read()
+        except aiohttp.ClientError as error:
+            raise _as_httpx_error(error) from error
+        except TimeoutError as error:
+            raise httpx.ReadTimeout(f"{method} {url}: no answer in time") from error
+        # With its request, as httpx answers (`raise_for_status` reads it).
+        request = httpx.Request(method, url)
+        return httpx.Response(answer.status, headers=answer.raw_headers, content=content, request=request)
+
+    async def aclose(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+
+
+def _as_httpx_error(error: aiohttp.ClientError) -> httpx.TransportError:
+    """The httpx exception for what went wrong, as every caller catches them: a connection closed unanswered as
+    the request went out is `RemoteProtocolError` (sent again when that is safe), the rest as httpx names them."""
+    message = f"{type(error).__name__}: {error}"
+    if isinstance(error, aiohttp.ServerDisconnectedError):
+        return httpx.RemoteProtocolError(message)
+    if isinstance(error, aiohttp.ConnectionTimeoutError):
+        return httpx.ConnectTimeout(message)
+    if isinstance(error, aiohttp.ServerTimeoutError):
+        return httpx.ReadTimeout(message)
+    if isinstance(error, aiohttp.ClientConnectorError):
+        return httpx.ConnectError(message)
+    return httpx.ReadError(message)
+
+
+class _InProcess:
+    """Through an httpx transport in place of the network: a service's app served in the same process (tests)."""
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self._client = client
+
+    async def send(self, method: str, url: str, headers: dict[str, str], body: bytes | None) -> httpx.Response:
+        return await self._client.request(method, url, headers=headers, content=body)
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
 
 
 def _query_value(value: Any) -> Any:

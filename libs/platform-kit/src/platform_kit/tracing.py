@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from fastapi import FastAPI
 from opentelemetry import propagate, trace
+from opentelemetry.instrumentation.aiohttp_client import AioHttpClientInstrumentor
 from opentelemetry.instrumentation.asgi import OpenTelemetryMiddleware
 from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
 from opentelemetry.sdk.resources import Resource
@@ -75,16 +76,17 @@ def instrument_app(app: FastAPI, provider: TracerProvider, *, recording: bool) -
             tracer_provider=provider,
             exclude_spans=["receive", "send"],
         )
-        # A client span per outgoing call. One process-wide hook: in standalone mode the first service that
-        # records records the client spans of all six.
-        instrumentor = HTTPXClientInstrumentor()
-        if not instrumentor.is_instrumented_by_opentelemetry:
-            instrumentor.instrument(tracer_provider=provider)
+        # A client span per outgoing call: the services' calls to each other go through aiohttp
+        # (platform_kit.internal_client), the rest (webhooks) through httpx. One process-wide hook each: in
+        # standalone mode the first service that records records the client spans of all six.
+        for instrumentor in (AioHttpClientInstrumentor(), HTTPXClientInstrumentor()):
+            if not instrumentor.is_instrumented_by_opentelemetry:
+                instrumentor.instrument(tracer_provider=provider)
     else:
         app.add_middleware(TraceContextMiddleware, tracer=provider.get_tracer(__name__))
     # Either way the calls to other services carry the trace context: the internal client puts it in
-    # (platform_kit.internal_client). Not recording, httpx is not instrumented: its hook built a span, its name
-    # and attributes for every call, recorded or not — a twentieth of a gateway's CPU relaying coupons (py-spy).
+    # (platform_kit.internal_client). Not recording, no client is instrumented: httpx's hook built a span, its
+    # name and attributes for every call, recorded or not — a twentieth of a gateway's CPU relaying coupons (py-spy).
 
 
 class TraceContextMiddleware:

@@ -15,9 +15,10 @@ import uvloop
 from fastapi import FastAPI
 from platform_kit.settings import ServiceSettings
 
-#: How long an idle keep-alive connection stays open. It must outlast every client's own idle expiry (httpx
-#: drops idle connections after 5 s; load balancers commonly after 60 s): a server that closes a connection in
-#: the instant a client reuses it makes that request fail with "server disconnected" before it was read.
+#: How long an idle keep-alive connection stays open. It must outlast every client's own idle expiry (httpx and
+#: the kit's internal client drop idle connections after 5 s; load balancers commonly after 60 s): a server that
+#: closes a connection in the instant a client reuses it makes that request fail with "server disconnected"
+#: before it was read.
 KEEP_ALIVE_SECONDS = 75
 #: WebSocket messages are sent uncompressed. With permessage-deflate (uvicorn's default, and every browser asks
 #: for it) each socket keeps its own compressor, so a table event fanned out to ten sockets is compressed ten
