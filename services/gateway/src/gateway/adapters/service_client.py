@@ -46,8 +46,9 @@ class ServiceClient:
         try:
             response = await self._client.request(method, path, **call)
         except httpx.PoolTimeout:
-            # Every connection to that service is busy: nothing was sent, the caller may retry as it is.
-            raise _busy("gateway_busy", "The platform is busy; retry shortly.", self.base_url) from None
+            # Every connection to that service is busy: nothing was sent, the caller may retry as it is. Its own
+            # code: the gateway's edge bound answers `gateway_busy`, and an operator tells the two apart.
+            raise _busy("service_busy", "A platform service is busy; retry shortly.", self.base_url) from None
         except httpx.TimeoutException:
             if call.get("idempotency_key") is not None:
                 # The request was sent and may have been carried out (money may have moved). The owning service
