@@ -1,5 +1,5 @@
-"""P-12.5 and issue 17 read together: a player's restrictions and protection settings come from one statement
-(an outer join: one row per restriction), on SQLite and on PostgreSQL."""
+"""P-12.5 and issue 17 read together: a player's record, restrictions and protection settings come from one
+statement (an outer join: one row per restriction), on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ async def standing_checks(driver: Driver) -> None:
         both = await play_standing(connection, sanctioned)
         unknown = await play_standing(connection, "no-such-player")
 
+    assert nothing.player is not None and (nothing.player.id, nothing.player.nickname) == (plain, "Plain")
+    assert both.player is not None and both.player.id == sanctioned, "one player, however many restrictions"
+    assert unknown.player is None
     assert nothing.restrictions == [] and nothing.protection.exclusion is None
     assert nothing.protection.rules.reality_check_minutes is None
     assert sorted((r.kind, r.reason) for r in both.restrictions) == [

@@ -15,6 +15,7 @@ from platform_kit.events.gateway import PlayerSelfExcluded
 from platform_kit.events.table import PlayerAct
 from platform_kit.testing import eventually
 from test_access import two_concessionaires
+from test_money_proxies import COUPON
 from test_streams import next_message
 from test_websocket import connect, make_platform
 
@@ -249,3 +250,22 @@ def test_a_self_excluded_players_table_socket_frames_are_refused(database_url: s
             refused = next_message(ws)
             assert (refused["type"], refused["code"], refused["ref"]) == ("error", "player_self_excluded", "a1")
         assert not [e for _, e in platform.bus.published if e.type == PlayerAct.TYPE]
+
+
+async def test_self_exclusion_refuses_a_coupon_at_the_gateway_the_totalizator_never_asked(
+    driver: Driver, services: FakeServices
+) -> None:
+    """The standing and the player's record are one read for a coupon (issue 14): the refusal still comes first."""
+    services.on("totalizator", "POST", r".*/coupons", ok({"coupon_id": "C-1"}, 201))
+    player_id = (await two_concessionaires(driver))["a"]["player"]["id"]
+    token = await log_in(driver)
+    await driver.call("POST", "/api/v1/draws/d-1/coupons", token=token, json=COUPON, key=KEY, expect=201)
+    await driver.call(
+        "POST", protection(player_id, "/self-exclusion"), token=token, json={"term": "30_days"}, expect=201
+    )
+
+    refused = await driver.call("POST", "/api/v1/draws/d-1/coupons", token=token, json=COUPON, key="k2")
+
+    assert (refused.status_code, refused.json()["code"]) == (403, "player_self_excluded")
+    [placed] = services.to("totalizator")
+    assert (placed.body["player_id"], placed.body["birth_date"]) == (player_id, "1980-01-01")

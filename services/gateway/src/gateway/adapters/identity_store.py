@@ -95,7 +95,7 @@ async def get_player(session: AsyncSession | AsyncConnection, player_id: str) ->
 async def player_by_login(session: AsyncSession, login: str) -> PlayerRecord | None:
     """A player logs in with their nickname (any case) or their email."""
     condition = or_(players.c.nickname_key == nickname_key(login), players.c.email == login.strip().lower())
-    row = (await session.execute(select(*_player_columns()).where(condition))).first()
+    row = (await session.execute(select(*player_columns()).where(condition))).first()
     return PlayerRecord(**row._mapping) if row else None
 
 
@@ -111,7 +111,7 @@ async def email_taken(session: AsyncSession, email: str) -> bool:
 async def list_players(
     session: AsyncSession, concessionaire_id: str | None, *, limit: int, offset: int
 ) -> list[PlayerRecord]:
-    query = select(*_player_columns()).order_by(players.c.created_at, players.c.id).limit(limit).offset(offset)
+    query = select(*player_columns()).order_by(players.c.created_at, players.c.id).limit(limit).offset(offset)
     if concessionaire_id is not None:
         query = query.where(players.c.concessionaire_id == concessionaire_id)
     return [PlayerRecord(**row._mapping) for row in await session.execute(query)]
@@ -149,13 +149,14 @@ def _staff(mapping: Any) -> StaffRecord:
     return StaffRecord(**{**mapping, "role": Role(mapping["role"])})
 
 
-def _player_columns() -> list[Any]:
+def player_columns() -> list[Any]:
+    """What a `PlayerRecord` is read from, by the columns' own names."""
     return [column for column in players.c if column.name != "nickname_key"]
 
 
 # Built once, the id bound per call: every authenticated player request that names a player reads it, and
 # building the SELECT and its cache key each time cost more CPU than executing it (issue 14).
-_PLAYER_BY_ID = select(*_player_columns()).where(players.c.id == bindparam("player_id"))
+_PLAYER_BY_ID = select(*player_columns()).where(players.c.id == bindparam("player_id"))
 
 
 def _fields(record: Any) -> dict[str, Any]:

@@ -1,7 +1,7 @@
-"""What decides whether a player may play, read in one round trip: the restrictions mirrored from the sanctions
-registry (P-12.5) and the protection settings (issue 17). Every play request — each action at a table — asks;
-as two statements it paid a second round trip to the database, which on this platform's machines costs more
-CPU than the query itself (issue 14)."""
+"""What decides whether a player may play, read in one round trip with the player: the restrictions mirrored from
+the sanctions registry (P-12.5) and the protection settings (issue 17). Every play request — each action at a
+table, each coupon — asks; as separate statements it paid more round trips to the database, which on this
+platform's machines cost more CPU than the queries themselves (issue 14)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from gateway.adapters.identity_store import PlayerRecord, player_columns
 from gateway.adapters.orm import player_protection, player_restrictions, players
 from gateway.adapters.protection_store import ProtectionRecord, record_of
 from gateway.domain.restrictions import Restriction, RestrictionKind
@@ -17,15 +18,18 @@ from gateway.domain.restrictions import Restriction, RestrictionKind
 
 @dataclass(frozen=True, slots=True)
 class PlayStanding:
+    player: PlayerRecord | None  # None: no such player (no restriction, the default protection)
     restrictions: list[Restriction]
     protection: ProtectionRecord
 
 
 _restriction = player_restrictions.c
-# One row per restriction (protection columns repeated), or one row of NULLs beyond the player's id when there is
-# neither; built once, the player's id bound per call.
+# One row per restriction (the player's and the protection columns repeated), or one row with NULLs for both when
+# there is neither, or none when there is no such player; built once, the player's id bound per call. The
+# players' and the protection's column names do not clash; the restrictions' are labelled.
 _STANDING = (
     select(
+        *player_columns(),
         *player_protection.c,
         _restriction.kind.label("restriction_kind"),
         _restriction.until.label("restriction_until"),
@@ -47,4 +51,7 @@ async def play_standing(connection: AsyncConnection, player_id: str) -> PlayStan
         for row in rows
         if row["restriction_kind"] is not None
     ]
-    return PlayStanding(restrictions, record_of(player_id, rows[0] if rows else None))
+    if not rows:
+        return PlayStanding(None, [], record_of(player_id, None))
+    player = PlayerRecord(**{name: rows[0][name] for name in PlayerRecord.__slots__})
+    return PlayStanding(player, restrictions, record_of(player_id, rows[0]))

@@ -35,6 +35,16 @@ class Players:
             raise ProblemError("player_required", "Name the player this is for (`player_id`).", status=422)
         return await self.get(by, player_id)
 
+    async def own_in_good_standing(self, player: Principal) -> PlayerRecord:
+        """A player acting for themself where play needs good standing (betting, a seat's actions), with their
+        record: one read answers both (issue 14)."""
+        now = self._context.clock.now()
+        async with self._context.units.read_connection() as connection:
+            record = await refuse_unless_in_good_standing(connection, player.subject_id, now, own_session=True)
+        if record is None:
+            raise NotFound("player_not_found", "No such player.")
+        return record
+
     async def refuse_if_banned(self, player_id: str) -> None:
         """P-12.5, for a registration a partner or operator makes on a player's behalf; a self-excluded player
         is refused too (issue 17)."""

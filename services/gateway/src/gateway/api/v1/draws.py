@@ -12,14 +12,14 @@ from fastapi import APIRouter, Depends, Query, Request, Response, status
 from platform_kit.errors import NotFound
 from platform_kit.idempotency import IdempotencyKey
 
-from gateway.api.access import PlayerInScope, allow, allow_on_player, public, services_of
+from gateway.api.access import PlayerInScope, allow, allow_on_player, allow_player_in_good_standing, public, services_of
 from gateway.api.relay import clients_of, relay, segment
 from gateway.api.v1.proxy_schemas import COUPON, DRAW, STATISTICS, CouponPlacement, answers
 from gateway.domain.roles import Principal, Role
 
 router = APIRouter(tags=["totalizator"])
 
-Bettor = Annotated[Principal, Depends(allow(Role.PLAYER, good_standing=True))]
+Bettor = Annotated[PlayerInScope, Depends(allow_player_in_good_standing())]
 Anyone = Annotated[Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
 OnPlayer = Annotated[PlayerInScope, Depends(allow_on_player(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
 Public = [Depends(public())]
@@ -113,9 +113,9 @@ async def jackpot(request: Request) -> Response:
     | answers(COUPON, description="The first coupon, replayed (`Idempotent-Replayed: true`)"),
 )
 async def place_coupon(
-    draw_id: str, body: CouponPlacement, request: Request, principal: Bettor, key: IdempotencyKey
+    draw_id: str, body: CouponPlacement, request: Request, bettor: Bettor, key: IdempotencyKey
 ) -> Response:
-    player = await services_of(request).players.get(principal, principal.subject_id)
+    player = bettor.player
     await services_of(request).demo_scope.refuse_coupon(player)
     coupon = {
         "player_id": player.id,
@@ -125,7 +125,7 @@ async def place_coupon(
         "picks": body.picks,
     }
     path = f"/internal/v1/draws/{segment(draw_id)}/coupons"
-    return await relay(clients_of(request).totalizator, "POST", path, principal=principal, json=coupon, key=key)
+    return await relay(clients_of(request).totalizator, "POST", path, principal=bettor.principal, json=coupon, key=key)
 
 
 @router.get("/players/{player_id}/coupons", summary="The player's coupons, latest first", responses=answers([COUPON]))
