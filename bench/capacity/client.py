@@ -17,7 +17,6 @@ from typing import Any
 
 import httpx
 from harness.client import Session, Stream
-from platform_kit.internal_client import AiohttpTransport
 
 from capacity.metrics import Meter, route_of
 
@@ -63,22 +62,13 @@ class MeteredClient(httpx.AsyncClient):
     """`connections` (httpx's default 100): requests sent at once; the others wait their turn here, in order.
     Queued in httpcore's pool instead, every request waiting was matched against every connection each time one
     came free: with hundreds of coupons waiting on 25 connections that walk was a quarter of a load generator's
-    CPU (py-spy, toto-rush), time the platform then lost on the shared cores. Over the network the requests go
-    through the kit's aiohttp transport: httpcore was still half of a load generator's time in a closing rush.
-    `timeout`: seconds a connection or a read of an answer may take."""
+    CPU (py-spy, toto-rush), time the platform then lost on the shared cores."""
 
     def __init__(
-        self,
-        meter: Meter,
-        rng: random.Random | None = None,
-        *,
-        connections: int = 100,
-        timeout: float = 30.0,
-        transport: httpx.AsyncBaseTransport | None = None,
-        **kwargs: Any,
+        self, meter: Meter, rng: random.Random | None = None, *, connections: int = 100, **kwargs: Any
     ) -> None:
-        network = transport or AiohttpTransport(timeout=timeout, max_connections=connections)
-        super().__init__(transport=network, timeout=timeout, **kwargs)
+        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+        super().__init__(limits=limits, **kwargs)
         self.meter = meter
         self.rng = rng or random.Random()
         self._turns = asyncio.Semaphore(connections)

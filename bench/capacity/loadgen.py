@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+import httpx
 from harness.cast import CURRENCY, staff_session
 from harness.client import ApiError, Session, new_key
 from harness.draw import Coupon
@@ -68,6 +69,7 @@ class LoadGenerator:
                 random.Random(seed + n),
                 connections=BOTS_PER_CLIENT,
                 base_url=gateway,
+                timeout=httpx.Timeout(30.0),
             )
             for n in range(max(1, math.ceil(bots / BOTS_PER_CLIENT)))
         ]

@@ -21,7 +21,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
 from opentelemetry.trace import SpanKind
 from platform_kit import correlation, tracing
-from platform_kit.internal_client import MAX_CONNECTIONS, AiohttpTransport, InternalClient
+from platform_kit.internal_client import MAX_CONNECTIONS, InternalClient
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ class HeldOpen(httpx.AsyncBaseTransport):
 
 async def test_a_call_with_every_place_taken_fails_after_the_queue_timeout_unsent_and_places_come_back() -> None:
     """A rush behind a slow service is told within the queue timeout that nothing was sent (httpx.PoolTimeout: the
-    gateway answers 503 `service_busy`), instead of waiting until its own caller gives up not knowing."""
+    gateway answers 503 `gateway_busy`), instead of waiting until its own caller gives up not knowing."""
     service = HeldOpen()
     client = InternalClient("http://director.test", "secret", queue_timeout=0.05, transport=service)
     held = [asyncio.create_task(client.request("GET", f"/held/{n}")) for n in range(MAX_CONNECTIONS)]
@@ -215,22 +215,3 @@ async def test_over_the_network_a_recorded_trace_gets_a_client_span_the_callee_j
     _, trace_id, parent_id, _ = headers["traceparent"].split("-")
     assert client_span.context is not None
     assert (int(trace_id, 16), int(parent_id, 16)) == (client_span.context.trace_id, client_span.context.span_id)
-
-
-async def test_the_aiohttp_transport_carries_an_httpx_clients_requests() -> None:
-    """The capacity load generator's client: httpx's API, aiohttp's sending."""
-    service = RecordingService()
-    async with service as base_url:
-        transport = AiohttpTransport(timeout=5, max_connections=2)
-        async with httpx.AsyncClient(transport=transport, base_url=base_url) as http:
-            answer = await http.post("/api/v1/draws/d-1/coupons", json={"amount": 40}, headers={"X-Key": "k"})
-            unreachable = http.get("http://127.0.0.1:9/nothing")
-            with pytest.raises(httpx.ConnectError):
-                await unreachable
-    [(line, headers, body)] = service.requests
-    assert (line, json.loads(body), headers["x-key"]) == (
-        "POST /api/v1/draws/d-1/coupons HTTP/1.1",
-        {"amount": 40},
-        "k",
-    )
-    assert (answer.status_code, answer.json(), answer.request.method) == (201, {"operation_id": 7}, "POST")

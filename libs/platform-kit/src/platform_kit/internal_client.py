@@ -102,7 +102,7 @@ class InternalClient:
         self._queue_timeout = queue_timeout
         token = {INTERNAL_TOKEN_HEADER: internal_token}
         self._sender: _Sender = (
-            AiohttpTransport(timeout=timeout, max_connections=max_connections, headers=token)
+            _Network(token, timeout, max_connections)
             if transport is None
             else _InProcess(httpx.AsyncClient(transport=transport, timeout=timeout, headers=token))
         )
@@ -152,23 +152,19 @@ class InternalClient:
 
 
 class _Sender(Protocol):
-    async def send(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None) -> httpx.Response: ...
+    async def send(self, method: str, url: str, headers: dict[str, str], body: bytes | None) -> httpx.Response: ...
 
     async def aclose(self) -> None: ...
 
 
-class AiohttpTransport(httpx.AsyncBaseTransport):
-    """Requests sent with aiohttp, answered as httpx answers: an `httpx.Response`, or httpx's exception for what
-    went wrong. At most `max_connections` connections; idle ones kept `IDLE_SECONDS`. Its session is opened by the
-    first request (aiohttp wants a running loop).
+class _Network:
+    """Over the network, with aiohttp: a pool of as many connections as the client has places, so a call that
+    holds a place never waits inside it. Its session is opened by the first call (aiohttp wants a running loop)."""
 
-    The internal client calls `send` (no `httpx.Request` built on the way); as an httpx transport it carries an
-    httpx client's requests (the capacity load generator: a quarter of httpx's own CPU per request, time it no
-    longer takes from the platform on shared cores). Its timeout is its own, per phase as httpx counts it:
-    connecting, and each read of the socket (an answer that keeps coming is not cut)."""
-
-    def __init__(self, *, timeout: float, max_connections: int, headers: Mapping[str, str] | None = None) -> None:
-        self._headers = dict(headers or {})
+    def __init__(self, headers: dict[str, str], timeout: float, max_connections: int) -> None:
+        self._headers = headers
+        # Per phase, as httpx counts it: connecting, and each read of the socket (a long answer that keeps coming
+        # is not cut).
         self._timeout = aiohttp.ClientTimeout(total=None, connect=timeout, sock_read=timeout)
         self._max_connections = max_connections
         self._session: aiohttp.ClientSession | None = None
@@ -176,34 +172,23 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
     def _opened(self) -> aiohttp.ClientSession:
         if self._session is None:
             connector = aiohttp.TCPConnector(limit=self._max_connections, keepalive_timeout=IDLE_SECONDS)
-            # The body is kept as the service sent it: httpx.Response decodes it, as httpx would have.
+            # The body is passed on as the service sent it (httpx.Response decodes it, as httpx would have).
             self._session = aiohttp.ClientSession(
                 connector=connector, headers=self._headers, timeout=self._timeout, auto_decompress=False
             )
         return self._session
 
-    async def send(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None) -> httpx.Response:
-        status, answered, content = await self._exchange(method, url, headers, body)
-        # With its request, as httpx answers (`raise_for_status` reads it).
-        return httpx.Response(status, headers=answered, content=content, request=httpx.Request(method, url))
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        body = await request.aread()
-        status, answered, content = await self._exchange(
-            request.method, str(request.url), request.headers, body or None
-        )
-        return httpx.Response(status, headers=answered, content=content, request=request)
-
-    async def _exchange(
-        self, method: str, url: str, headers: Mapping[str, str], body: bytes | None
-    ) -> tuple[int, Any, bytes]:
+    async def send(self, method: str, url: str, headers: dict[str, str], body: bytes | None) -> httpx.Response:
         try:
             async with self._opened().request(method, url, headers=headers, data=body) as answer:
-                return answer.status, answer.raw_headers, await answer.read()
+                content = await answer.read()
         except aiohttp.ClientError as error:
             raise _as_httpx_error(error) from error
         except TimeoutError as error:
             raise httpx.ReadTimeout(f"{method} {url}: no answer in time") from error
+        # With its request, as httpx answers (`raise_for_status` reads it).
+        request = httpx.Request(method, url)
+        return httpx.Response(answer.status, headers=answer.raw_headers, content=content, request=request)
 
     async def aclose(self) -> None:
         if self._session is not None:
@@ -231,7 +216,7 @@ class _InProcess:
     def __init__(self, client: httpx.AsyncClient) -> None:
         self._client = client
 
-    async def send(self, method: str, url: str, headers: Mapping[str, str], body: bytes | None) -> httpx.Response:
+    async def send(self, method: str, url: str, headers: dict[str, str], body: bytes | None) -> httpx.Response:
         return await self._client.request(method, url, headers=headers, content=body)
 
     async def aclose(self) -> None:
