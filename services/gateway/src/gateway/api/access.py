@@ -28,7 +28,6 @@ from gateway.adapters.identity_store import PlayerRecord
 from gateway.bootstrap import Services
 from gateway.domain.roles import Principal, Role
 from gateway.service.errors import RateLimited, Unauthenticated
-from gateway.service.good_standing import refuse_unless_in_good_standing
 
 POLICY_ATTRIBUTE = "__access_policy__"
 
@@ -125,9 +124,7 @@ async def _check_role_and_standing(
 ) -> None:
     _check_role(principal, policy)
     if good_standing and principal.role is Role.PLAYER:
-        now = services.context.clock.now()
-        async with services.context.units.read_connection() as connection:
-            await refuse_unless_in_good_standing(connection, principal.subject_id, now, own_session=True)
+        await services.players.in_good_standing(principal.subject_id, own_session=True)
 
 
 def allow(*roles: Role, good_standing: bool = False) -> Callable[..., Awaitable[Principal]]:

@@ -35,12 +35,17 @@ class Players:
             raise ProblemError("player_required", "Name the player this is for (`player_id`).", status=422)
         return await self.get(by, player_id)
 
-    async def own_in_good_standing(self, player: Principal) -> PlayerRecord:
-        """A player acting for themself where play needs good standing (betting, a seat's actions), with their
-        record: one read answers both (issue 14)."""
+    async def in_good_standing(self, player_id: str, *, own_session: bool) -> PlayerRecord | None:
+        """Refuses the player unless in good standing (P-12.5, issue 17); their record, read with the standing in
+        one round trip (None: no such player, and nothing refused). `own_session` False: someone else acts for
+        the player, so the session limit, which is the player's own, does not apply."""
         now = self._context.clock.now()
         async with self._context.units.read_connection() as connection:
-            record = await refuse_unless_in_good_standing(connection, player.subject_id, now, own_session=True)
+            return await refuse_unless_in_good_standing(connection, player_id, now, own_session=own_session)
+
+    async def own_in_good_standing(self, player: Principal) -> PlayerRecord:
+        """A player acting for themself where play needs good standing (betting), with their record (issue 14)."""
+        record = await self.in_good_standing(player.subject_id, own_session=True)
         if record is None:
             raise NotFound("player_not_found", "No such player.")
         return record
@@ -48,9 +53,7 @@ class Players:
     async def refuse_if_banned(self, player_id: str) -> None:
         """P-12.5, for a registration a partner or operator makes on a player's behalf; a self-excluded player
         is refused too (issue 17)."""
-        now = self._context.clock.now()
-        async with self._context.units.read_connection() as connection:
-            await refuse_unless_in_good_standing(connection, player_id, now, own_session=False)
+        await self.in_good_standing(player_id, own_session=False)
 
     async def page(
         self, by: Principal, concessionaire_id: str | None, *, limit: int, offset: int
