@@ -1,9 +1,10 @@
-"""The lobby's registration news (issue 14): a registration burst through the gateway's fan-out to its lobby
+"""The lobby's registration news (issue 14): registration bursts through the gateway's fan-out to its lobby
 sockets, in process and without a network, with the news coalesced (`GATEWAY_LOBBY_NEWS_INTERVAL_SECONDS`) and
 without (0): messages queued to lobby sockets, and the fan-out's CPU time (the hub's numbering and queueing only;
-each queued message is also a WebSocket write, not counted here).
+each queued message is also a WebSocket write, not counted here). Two bursts by default: a 3,000-player tournament
+filling in 120 s, and 100 nine-player sit'n'gos filling in 10 s (several tournaments' held news share a message).
 
-    uv run python bench/bench_lobby_news.py [--registrations 3000] [--window 120] [--sockets 300,1000]
+    uv run python bench/bench_lobby_news.py [--bursts 3000/1/120,900/100/10] [--sockets 300,1000]
 
 The burst's time is simulated (the registrations spread evenly over the window), so the table does not depend on
 the machine's load except for the CPU column.
@@ -25,8 +26,11 @@ from platform_kit.bus import Envelope
 from platform_kit.events.tournament import PlayerRegistered
 
 
-async def burst(registrations: int, window: float, sockets: int, interval: float) -> tuple[int, float]:
-    """Messages queued to `sockets` lobby sockets, and the fan-out's CPU seconds."""
+async def burst(
+    registrations: int, tournaments: int, window: float, sockets: int, interval: float
+) -> tuple[int, float]:
+    """Messages queued to `sockets` lobby sockets, and the fan-out's CPU seconds; the registrations go to the
+    tournaments in turn."""
     epochs = (f"epoch-{n}" for n in itertools.count())
     hub = Hub(replay_capacity=500, send_queue_size=registrations + 10, new_epoch=lambda: next(epochs))
     now = 0.0
@@ -38,7 +42,9 @@ async def burst(registrations: int, window: float, sockets: int, interval: float
     acknowledgements = sum(connection.pending.qsize() for connection in lobbies)
     events = [
         Envelope.wrap(
-            PlayerRegistered(tournament_id="mtt-1", player_id=f"x{n}", entry="buy_in", registered=n + 1),
+            PlayerRegistered(
+                tournament_id=f"t-{n % tournaments}", player_id=f"x{n}", entry="buy_in", registered=n // tournaments + 1
+            ),
             producer="tournament-director",
         )
         for n in range(registrations)
@@ -56,17 +62,18 @@ async def burst(registrations: int, window: float, sockets: int, interval: float
 
 async def main() -> None:
     arguments = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    arguments.add_argument("--registrations", type=int, default=3000)
-    arguments.add_argument("--window", type=float, default=120.0)
+    arguments.add_argument("--bursts", default="3000/1/120,900/100/10", help="registrations/tournaments/window s, …")
     arguments.add_argument("--sockets", default="300,1000")
     options = arguments.parse_args()
-    print(f"{options.registrations:,} registrations of one tournament in {options.window:g} s")
-    print("| lobby sockets | interval | messages queued to lobby sockets | fan-out CPU s |")
-    print("|---|---|---|---|")
-    for sockets in (int(s) for s in options.sockets.split(",")):
-        for interval in (0.0, 1.0):
-            queued, cpu = await burst(options.registrations, options.window, sockets, interval)
-            print(f"| {sockets:,} | {interval:g} s | {queued:,} | {cpu:.2f} |")
+    print("| burst | lobby sockets | interval | messages queued to lobby sockets | fan-out CPU s |")
+    print("|---|---|---|---|---|")
+    for spec in options.bursts.split(","):
+        registrations, tournaments, window = (float(part) for part in spec.split("/"))
+        what = f"{registrations:,.0f} registrations, {tournaments:,.0f} tournament(s), {window:g} s"
+        for sockets in (int(s) for s in options.sockets.split(",")):
+            for interval in (0.0, 1.0):
+                queued, cpu = await burst(int(registrations), int(tournaments), window, sockets, interval)
+                print(f"| {what} | {sockets:,} | {interval:g} s | {queued:,} | {cpu:.2f} |")
 
 
 if __name__ == "__main__":

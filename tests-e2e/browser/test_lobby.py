@@ -11,8 +11,8 @@ import uuid
 from typing import Any
 
 import pytest
-from browser_support import DESKTOP, PHONE, sign_up_in_browser
-from test_sit_and_go import wait_for_welcome_credit
+from browser_support import DESKTOP, PHONE, Api, sign_up_in_browser
+from test_sit_and_go import heads_up_template, wait_for_welcome_credit
 
 pytestmark = pytest.mark.e2e
 
@@ -131,5 +131,53 @@ def test_issue14_a_registration_refused_for_overload_is_sent_again_under_the_sam
         # Registered on the second try: a house bot takes the other seat and the client opens the table.
         page.wait_for_url("**/#/table/*", timeout=90000)
         assert len(keys) == 2 and keys[0] is not None and keys[0] == keys[1]
+    finally:
+        page.close()
+
+
+@pytest.mark.timeout(240)
+def test_issue14_several_tournaments_registration_news_in_one_lobby_message_update_each_card(
+    platform_url: str, api: Api, browser: Any, screenshot: Any
+) -> None:
+    """While many tournaments fill at once, the gateway sends their held registration news to each lobby socket as
+    ONE `lobby.news` message (gateway `service/lobby_news.py`): the lobby shows every tournament's count from it.
+    The message is put on the page's real lobby socket by the test (the gateway sends one only when its timer finds
+    several tournaments' news held, which a test cannot time), for two tournaments nobody else registers in."""
+    price = {"prize_part_cents": 900, "fee_cents": 100}
+    created = [
+        api.call("POST", "/tournaments", json={"template": heads_up_template(api), "name": f"E2E news {n} {uuid.uuid4().hex[:6]}", "buy_in": price})
+        for n in (1, 2)
+    ]  # fmt: skip
+    page = browser.new_page(viewport=DESKTOP)
+    lobby_sockets: list[Any] = []
+
+    def follow_lobby(socket: Any) -> None:
+        socket.connect_to_server()  # everything else passes through both ways
+        lobby_sockets.append(socket)
+
+    try:
+        page.route_web_socket(re.compile(r".*/ws\?socket=lobby.*"), follow_lobby)
+        sign_up_in_browser(page, platform_url, f"News{uuid.uuid4().hex[:6]}")
+        page.goto(f"{platform_url}/#/lobby")
+        counts = [page.locator(f"[data-registered-of='{t['tournament_id']}']").first for t in created]
+        for count in counts:
+            count.wait_for(timeout=30000)
+            assert count.inner_text() == "0"
+        page.wait_for_function("document.getElementById('lobby-status')?.classList.contains('online')", timeout=30000)
+        news = [
+            {
+                "event": "tournament.player.registered",
+                "occurred_at": "2030-06-01T12:00:00+00:00",
+                "payload": {"tournament_id": t["tournament_id"], "player_id": f"p-{n}", "entry": "buy_in", "registered": n},
+            }
+            for n, t in enumerate(created, start=1)
+        ]  # fmt: skip
+        digest = {"event": "lobby.news", "occurred_at": "2030-06-01T12:00:00+00:00", "payload": {"news": news}}
+        lobby_sockets[-1].send(json.dumps({"type": "message", "channel": "lobby", "seq": 0, "data": digest}))
+        for n, count in enumerate(counts, start=1):
+            page.wait_for_function(
+                "([node, n]) => node.textContent === String(n)", arg=[count.element_handle(), n], timeout=10000
+            )
+        screenshot(page, "digest")
     finally:
         page.close()

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+from gateway.domain.lobby_digest import unpacked
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
@@ -193,7 +194,8 @@ class Stream:
                     if kind == "ping":
                         await self.send({"type": "pong"})
                     elif kind == "message":
-                        yield frame["data"]
+                        for news in unpacked(frame["data"]):  # a lobby message may carry several
+                            yield dict(news)
                     elif kind == "error":
                         self.refused(frame)
             except WebSocketException:

@@ -96,9 +96,10 @@ class Settings(ServiceSettings):
     lobby_news_interval_seconds: float = Field(
         1.0,
         ge=0,
-        description="A tournament's registrations reach the `lobby` WebSocket channel at most once this often, "
-        "the latest (its count of players registered); its `tournament:<id>` channel still carries every one. "
-        "0: every registration, at once.",
+        description="The `lobby` WebSocket channel's public news goes out at most once this often: at once after a "
+        "quiet interval, else held and sent together when the interval ends (several in one `lobby.news` message), "
+        "a tournament's registrations as the latest (its count of players registered); its `tournament:<id>` "
+        "channel still carries every one. 0: every piece of news, at once.",
     )
     webhook_timeout_seconds: float = Field(
         10.0, gt=0, le=60, description="A partner webhook endpoint must answer an attempt within this long."

@@ -22,6 +22,7 @@ from typing import Any
 
 from gateway.bots.api import PublicApi
 from gateway.bots.strategy import choose
+from gateway.domain.lobby_digest import unpacked
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ class BotPlayer:
                 async for frame in lobby.frames():
                     if frame.get("type") != "message":
                         continue
-                    if self._follow(frame["data"], tournament_id, tables, outcome):
+                    if any(self._follow(news, tournament_id, tables, outcome) for news in unpacked(frame["data"])):
                         break
             finally:
                 player.cancel()

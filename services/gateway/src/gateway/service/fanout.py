@@ -5,7 +5,7 @@ tournament and totalizator event (`runtime.on_each_instance`) and publishes it o
 |---|---|
 | `table.*` | `table:<id>`; a table's opening and its seatings also on `tournament:<id>`, and to each seated player alone on `lobby` (so their client opens the table) |
 | a `PrivateTableEvent` (hole cards, refusals, deck receipts) | `table:<id>`, to its `recipient` alone (P-1.4) |
-| `tournament.*` | `tournament:<id>`; the lobby's news (announced, registrations, start, pause and resumption, end) also on `lobby`, a tournament's registrations coalesced there: at most one per `GATEWAY_LOBBY_NEWS_INTERVAL_SECONDS`, the latest (issue 14, `lobby_news.py`) |
+| `tournament.*` | `tournament:<id>`; the lobby's news (announced, registrations, start, pause and resumption, end) also on `lobby`, coalesced there: at most one message per `GATEWAY_LOBBY_NEWS_INTERVAL_SECONDS` (several pieces of news in one `lobby.news`), of a tournament's registrations the latest (issue 14, `lobby_news.py`) |
 | `totalizator.*` | `draw:<id>`; the draw's life cycle (not its statistics) also on `lobby` |
 | `totalizator.coupon.settled` (any totalizator event naming a `player_id`) | `draw:<id>`, to that player alone (P-11.5) |
 
@@ -100,7 +100,7 @@ class Delivery:
     only_player: str | None = None
 
 
-#: The lobby's public news, which goes through `LobbyNews` (its registrations coalesced).
+#: The lobby's public news, which goes through `LobbyNews` (coalesced).
 PUBLIC_LOBBY = Delivery(LOBBY)
 
 
@@ -164,7 +164,7 @@ class RecentIds:
 
 class StreamFanout:
     """`runtime.on_each_instance(pattern, fanout)` for each of `PATTERNS`; the lobby's public news goes through
-    `lobby` (which coalesces registrations)."""
+    `lobby` (which coalesces it)."""
 
     def __init__(self, hub: Hub, lobby: LobbyNews, *, remember: int = 10_000) -> None:
         self._hub = hub

@@ -1,10 +1,13 @@
-"""The `lobby` channel's public news, with each tournament's registrations coalesced (issue 14).
+"""The `lobby` channel's public news, coalesced (issue 14, `domain/news_coalescing.py`).
 
-A 3,000-player registration burst sent one by one to every lobby socket is 3,000 × (lobby sockets) messages.
-`tournament.player.registered` / `unregistered` of one tournament are therefore sent on `lobby` at most once per
-`GATEWAY_LOBBY_NEWS_INTERVAL_SECONDS`: the first at once, then the latest (its `registered` is the count after
-it) when the interval ends (`domain/news_coalescing.py`). Any other lobby event of that tournament (started,
-cancelled, …) sends the one held first, so the lobby hears each tournament's news in order. The
+Every lobby socket follows `lobby`, so a piece of news sent alone is a write per lobby socket, and a registration
+burst or a hundred sit'n'gos filling and starting at once are thousands of them. The public news (a tournament
+announced, its registrations, its start, a draw closed, …) therefore goes out at most once per
+`GATEWAY_LOBBY_NEWS_INTERVAL_SECONDS`: at once after a quiet interval, else held and sent with everything else
+held when the interval ends — one held message alone as itself, several as ONE lobby message
+`{"event": "lobby.news", "occurred_at", "payload": {"news": [message, …]}}`, in the order they came. A
+tournament's registration news held replaces the one held before it (its `registered` is the count after it).
+The private messages of the lobby (a player's seat) are not held: they go to one socket each. The
 `tournament:<id>` channel still carries every registration.
 
 Held news still unsent when the gateway stops is lost, and that is harmless: it is news, the lobby's REST listing
@@ -21,6 +24,7 @@ from typing import Any
 
 from platform_kit.events.tournament import PlayerRegistered, PlayerUnregistered
 
+from gateway.domain.lobby_digest import digest
 from gateway.domain.news_coalescing import NewsCoalescer
 from gateway.service.hub import Hub
 
@@ -40,23 +44,22 @@ class LobbyNews:
 
     def publish(self, message: Mapping[str, Any]) -> None:
         """One public lobby message (`{"event", "occurred_at", "payload"}`), now or held."""
-        tournament_id = message["payload"].get("tournament_id") if message["event"].startswith("tournament.") else None
-        if self._coalescer is None or tournament_id is None:
+        if self._coalescer is None:
             self._hub.publish(LOBBY, message)
             return
-        now = self._monotonic()
-        if message["event"] in REGISTRATION_NEWS:
-            if self._coalescer.offer(tournament_id, message, now) is None:
-                self._held.set()
-                return
-        elif (held := self._coalescer.take(tournament_id, now)) is not None:
-            self._hub.publish(LOBBY, held)
-        self._hub.publish(LOBBY, message)
+        key = message["payload"].get("tournament_id") if message["event"] in REGISTRATION_NEWS else None
+        if self._coalescer.offer(message, self._monotonic(), key=key) is None:
+            self._held.set()
+        else:
+            self._hub.publish(LOBBY, message)
 
     def send_due(self) -> None:
-        """Send the held news whose interval has ended (the timer's step)."""
-        for message in self._coalescer.due(self._monotonic()) if self._coalescer else ():
-            self._hub.publish(LOBBY, message)
+        """Send the held news once it is due (the timer's step): all of it, in one message."""
+        due = self._coalescer.due(self._monotonic()) if self._coalescer else []
+        if len(due) == 1:
+            self._hub.publish(LOBBY, due[0])
+        elif due:
+            self._hub.publish(LOBBY, digest(due))
 
     async def run(self) -> None:
         """Send held news as it falls due, for the life of the gateway."""

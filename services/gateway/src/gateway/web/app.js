@@ -573,6 +573,12 @@ class LiveSocket {
   }
 }
 
+/* Several tournaments' registration news come in one `lobby.news` message (issue 14): each is heard as if it
+ * came alone. */
+function unpacked(frame) {
+  return frame.data?.event === "lobby.news" ? frame.data.payload.news.map((data) => ({ ...frame, data })) : [frame];
+}
+
 /* The lobby socket lives as long as the session, across pages: pages listen to its channels while shown.
  * Losing it leaves the tables alone (they have their own sockets) but new tables cannot be opened (P-13.4). */
 const lobbyLink = {
@@ -588,7 +594,9 @@ const lobbyLink = {
         document.body.classList.toggle("lobby-offline", !online);
         document.getElementById("lobby-status")?.classList.toggle("online", online);
       },
-      onMessage: (frame) => { for (const listener of this.listeners) listener(frame); },
+      onMessage: (frame) => {
+        for (const one of unpacked(frame)) for (const listener of this.listeners) listener(one);
+      },
       onResync: (channel) => { for (const listener of this.listeners) listener({ type: "resync", channel }); },
     });
   },
