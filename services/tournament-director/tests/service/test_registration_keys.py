@@ -22,7 +22,8 @@ from platform_kit.errors import ProblemError
 from platform_kit.events import tournament as events
 from platform_kit.testing import eventually
 from tournament_director.adapters import idempotency
-from tournament_director.service import idempotent
+from tournament_director.service import idempotent, registration
+from tournament_director.service.commands import RegisterPlayer
 from tournament_director.service.idempotent import Outcome, run_once
 
 PRICE = {"prize_part_cents": 900, "fee_cents": 100}
@@ -125,6 +126,42 @@ async def test_twenty_concurrent_identical_registrations_register_once_and_answe
     assert answer(answers[0]) == (201, {"tournament_id": t, "player_id": "ann", "entry": "buy_in", "registered": 1})
     assert (await platform.tournament(t))["registered"] == 1
     assert await platform.balance("ann") == FUNDS - 1_000
+
+
+async def test_two_runs_of_one_request_that_both_found_no_seat_answer_alike_and_register_once(
+    platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key's request taken for dead while it was only slow runs twice (service/idempotent.py); the two runs may
+    both look before either holds the seat. The one that then finds the seat held by the other answers as the
+    request's repeat, not 409 `already_registered` (a client told that of its own registration, capacity run)."""
+    t = await six_max(platform)
+    await platform.fund("ann", FUNDS)
+    looks, both_looked = [], asyncio.Event()
+    look = registration._tournament
+
+    async def looked_together(*arguments: Any) -> Any:
+        found = await look(*arguments)
+        looks.append(found)
+        if len(looks) <= 2:  # the first two looks only: the run refused looks again after the other's hold
+            if len(looks) == 2:
+                both_looked.set()
+            async with asyncio.timeout(30):  # generous: only the other run's look, on a loaded machine
+                await both_looked.wait()
+        return found
+
+    monkeypatch.setattr(registration, "_tournament", looked_together)
+    command = RegisterPlayer(
+        tournament_id=t, player_id="ann", concessionaire_id="c1", entry="buy_in", client_key="key-1"
+    )
+
+    first, second = await asyncio.gather(*(registration.register(platform.service, command) for _ in range(2)))
+
+    assert first == second and first.registered == 1
+    assert [previous for _, previous in looks[:2]] == [None, None]  # both looked before either held the seat
+    assert (await platform.tournament(t))["registered"] == 1
+    assert await platform.balance("ann") == FUNDS - 1_000
+    await platform.published()
+    assert [e.player_id for e in platform.events(events.PlayerRegistered)] == ["ann"]
 
 
 async def test_an_unregistration_key_answers_its_refund_again_and_not_another_tournament(platform: Platform) -> None:

@@ -60,9 +60,10 @@ REFUND_REASONS = {
 }
 
 
-async def register(director: Director, command: RegisterPlayer) -> Registered:
+async def register(director: Director, command: RegisterPlayer, *, looked_again: bool = False) -> Registered:
     """Two units of work: the seat held with its payment recorded, then (after the wallet's answer) the answer
-    applied; a freeroll or an entry paid from this tournament's own escrow is registered in the first."""
+    applied; a freeroll or an entry paid from this tournament's own escrow is registered in the first.
+    `looked_again`: this request found its seat held by another run of itself, and is answered as its repeat."""
     t, player = command.tournament_id, command.player_id
     # A read without a transaction (one round trip on PostgreSQL): what it finds is checked again where it
     # matters, under the seat's lock in `_hold_seat`.
@@ -89,7 +90,16 @@ async def register(director: Director, command: RegisterPlayer) -> Registered:
     await _check_eligible(director, tournament, player)
     if tournament.definition.freeroll is not None:
         await _open_account(director, tournament, command)
-    held = await director.seat_holds.submit(t, command)
+    try:
+        held = await director.seat_holds.submit(t, command)
+    except Conflict as refused:
+        if refused.code != "already_registered" or command.client_key is None or looked_again:
+            raise
+        # Another run of this very request (its Idempotency-Key's first run, taken for dead while it was only
+        # slow: service/idempotent.py) held the seat after this one looked. Looked at again, the seat is this
+        # request's: answered as its repeat (the payment driven, or the registration read), not refused. Seen in
+        # a 100-sit'n'go capacity run: a client told `already_registered` for its own registration.
+        return await register(director, command, looked_again=True)
     return held if isinstance(held, Registered) else await _paid(director, held)
 
 
