@@ -5,7 +5,7 @@ end-to-end harness. A run that breaks one exits non-zero.
 
     uv run python bench/bench_capacity.py --ci                                  # 300 players, mtt, fast
     uv run python bench/bench_capacity.py --scenario mtt [--players 3000] [--window 120] [--fast | --duration 300]
-    uv run python bench/bench_capacity.py --scenario sng [--tables 100]
+    uv run python bench/bench_capacity.py --scenario sng [--tables 100] [--fast | --duration 300]
     uv run python bench/bench_capacity.py --scenario toto-rush [--coupons 20000] [--window 120]
     ... [--shards 2] [--gateways 2] [--load-processes N] [--think LOW,HIGH] [--seed N]
 

@@ -124,7 +124,7 @@ def test_without_a_scenario_the_ci_preset_runs_and_options_override_it() -> None
     assert from_arguments(parser().parse_args([])) == CI
     chosen = from_arguments(parser().parse_args(["--scenario", "sng", "--tables", "4", "--shards", "3"]))
     assert (chosen.scenario, chosen.tables, chosen.shards, chosen.window, chosen.think_range) == (
-        "sng", 4, 3, 10.0, (0.0, 0.2)
+        "sng", 4, 3, 10.0, (2.0, 8.0)
     )  # fmt: skip
     with pytest.raises(SystemExit):
         from_arguments(parser().parse_args(["--scenario", "mtt", "--players", "9"]))
@@ -135,6 +135,12 @@ def test_human_pace_speeds_up_after_its_duration_and_the_action_clock_outlasts_i
     assert (human.think_range, human.human_seconds, human.blind_level_seconds) == ((2.0, 8.0), 60, 60)
     assert human.action_seconds > 8
     assert Options(scenario="mtt", fast=True).human_seconds is None
+    # Sit'n'gos alike: the latency bounds are the human pace's; `--fast` is the stress of every table at once.
+    assert (Options(scenario="sng").human_seconds, Options(scenario="sng", fast=True).think_range) == (
+        300.0,
+        (0.0, 0.2),
+    )
+    assert Options(scenario="toto-rush").human_seconds is None
     sped_up = Pace((5.0, 5.0), (0.1, 0.1), fast_after=0.0)
     assert (sped_up.draw(random.Random(1)), sped_up.phase()) == (0.1, "fast")
     assert Pace((5.0, 5.0), (0.1, 0.1), fast_after=time.monotonic() + 60).phase() == "human"

@@ -61,12 +61,12 @@ class Options:
     def think_range(self) -> tuple[float, float]:
         if self.think is not None:
             return self.think
-        return FAST_THINK if self.fast or self.scenario == "sng" else HUMAN_THINK
+        return FAST_THINK if self.fast else HUMAN_THINK
 
     @property
     def human_seconds(self) -> float | None:
         """How long the bots think at the human range before speeding up; None: the whole play at one pace."""
-        if self.scenario != "mtt" or self.fast or self.think is not None:
+        if self.scenario == "toto-rush" or self.fast or self.think is not None:
             return None
         return self.duration_seconds
 
@@ -139,8 +139,8 @@ def parser() -> argparse.ArgumentParser:
         type=float,
         help="mtt: registration window; sng: filling window; toto-rush: closing window (s; 120, sng 10)",
     )
-    p.add_argument("--fast", action="store_true", help="mtt: think at most 0.2 s and play to the end")
-    p.add_argument("--duration", type=float, help="mtt at human pace: seconds before the bots speed up (300)")
+    p.add_argument("--fast", action="store_true", help="mtt, sng: think at most 0.2 s and play to the end")
+    p.add_argument("--duration", type=float, help="mtt, sng at human pace: seconds before the bots speed up (300)")
     p.add_argument("--tables", type=int, help="sng: nine-player sit'n'gos at once (default 100)")
     p.add_argument("--coupons", type=int, help="toto-rush: coupons (default 20,000)")
     p.add_argument("--coupons-per-bettor", type=int, help="toto-rush: coupons per bettor (default 10, at most 100)")
