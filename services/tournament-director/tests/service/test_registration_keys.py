@@ -321,12 +321,11 @@ async def test_a_claim_left_by_a_request_that_died_is_taken_over_after_the_retry
 
 
 async def test_a_slow_request_whose_claim_was_taken_over_answers_what_the_other_answered(tmp_path: Path) -> None:
-    """One answer per key even when a request thought dead answers after all (it ran in another replica)."""
+    """One answer per key even when a request thought dead answers after all."""
     async with running(tmp_path) as platform:
         director, slow = platform.service, Held({"n": 1})
         running_slow = asyncio.create_task(run_once(director, "player::ann", "k", "print", 201, slow))
         await slow.started.wait()
-        del director.requests_running[("player::ann", "k")]  # as if it ran in another replica
         platform.clock.advance(timedelta(seconds=director.settings.money_retry_seconds))
         fast = Held({"n": 2})
         fast.release.set()
@@ -336,26 +335,6 @@ async def test_a_slow_request_whose_claim_was_taken_over_answers_what_the_other_
 
         assert taken_over == Outcome(201, {"n": 2}, replayed=False)
         assert await running_slow == Outcome(201, {"n": 2}, replayed=True)
-
-
-async def test_a_slow_request_running_in_this_process_is_never_taken_for_dead(tmp_path: Path) -> None:
-    """Past the retry time a repeat waits for it (409 `idempotency_key_in_flight`, then its answer) instead of
-    running the request a second time beside it."""
-    async with running(tmp_path, idempotency_wait_seconds=0.1) as platform:
-        director, slow, again = platform.service, Held({"n": 1}), Held({"n": 2})
-        again.release.set()  # would it run, it would answer at once
-        running_slow = asyncio.create_task(run_once(director, "player::ann", "k", "print", 201, slow))
-        await slow.started.wait()
-        platform.clock.advance(timedelta(seconds=2 * director.settings.money_retry_seconds))
-
-        with pytest.raises(ProblemError) as in_flight:
-            await run_once(director, "player::ann", "k", "print", 201, again)
-        slow.release.set()
-
-        assert (in_flight.value.status, in_flight.value.code) == (409, "idempotency_key_in_flight")
-        assert not again.started.is_set()
-        assert await running_slow == Outcome(201, {"n": 1}, replayed=False)
-        assert await run_once(director, "player::ann", "k", "print", 201, again) == Outcome(201, {"n": 1}, True)
 
 
 async def test_answers_past_their_retention_are_purged(tmp_path: Path) -> None:

@@ -10,10 +10,8 @@ only by the request still holding that claim.
   the answer is still not in: 409 `idempotency_key_in_flight`, to be retried with the same key. It is woken by
   the first when both run in this process, and looks again at the key (a transaction) with a growing interval
   when the first runs in another replica.
-- A claim left unanswered for `money_retry_seconds` belonged to a request that died — unless it is running in
-  this process, which is only slow (a registration rush: seconds in the seat holds and the wallet queue; taken
-  over, it ran twice and doubled the work of an overloaded director): the next repeat takes it over and runs the
-  request again. That is safe because every step underneath is idempotent by itself (the
+- A claim left unanswered for `money_retry_seconds` belonged to a request that died: the next repeat takes it
+  over and runs the request again. That is safe because every step underneath is idempotent by itself (the
   seat held once per player, the money steps' derived wallet keys); if the first request answers after all,
   only one of the two answers is stored, and the other request replays it.
 - Answers that say "try again" — 5xx (the wallet or rating unreachable) and `RETRY_LATER` — are not kept: the
@@ -113,8 +111,7 @@ async def _claim(director: Director, scope: str, key: str, fingerprint: str) -> 
                 idempotency_key=key,
             )
         abandoned = now - timedelta(seconds=director.settings.money_retry_seconds)
-        alive_here = (scope, key) in director.requests_running
-        if found is None or found.status is not None or found.claimed_at > abandoned or alive_here:
+        if found is None or found.status is not None or found.claimed_at > abandoned:
             return None, found
         # Unanswered for so long that its request died: this one runs it again.
         taken = await idempotency.take_over(uow.session, scope, key, found.claim, token, now)
