@@ -80,3 +80,15 @@ async def test_a_caller_cancelled_before_its_batch_starts_is_left_out_and_batche
 
     assert await asyncio.gather(first, *rest) == ["held:0", "held:4", "held:6", "held:8"]
     assert runs.batches == [("held", [0]), ("held", [4]), ("held", [6, 8])]
+
+
+async def test_an_item_submitted_as_soon_as_the_last_batch_answered_still_runs() -> None:
+    """The submitter woken by the last batch's answer sends its next item before the ended worker is dropped:
+    that item must start a worker of its own, not wait for the one that ended (a sit'n'go's last registration
+    waited for ever: no later registration of its tournament came to start one; capacity run)."""
+    batches = KeyedBatches(Runs())
+    assert await batches.submit("t", 0) == "t:0"
+    async with asyncio.timeout(10):  # generous: the item runs at once when it runs at all
+        assert await batches.submit("t", 2) == "t:2"  # called in the step that the first answer woke
+    await asyncio.sleep(0)
+    assert len(batches) == 0

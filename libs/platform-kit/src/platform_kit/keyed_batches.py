@@ -67,8 +67,13 @@ class KeyedBatches(Generic[Item, Result]):
         if key not in self._workers:
             worker = asyncio.create_task(self._drain(key), name=f"batches:{key}")
             self._workers[key] = worker
-            worker.add_done_callback(lambda _: self._workers.pop(key, None))
+            worker.add_done_callback(lambda ended: self._drop(key, ended))
         return await waiting.answer
+
+    def _drop(self, key: str, worker: asyncio.Task[None]) -> None:
+        """A worker that ended otherwise than by running out of work (cancelled, or failed) is dropped."""
+        if self._workers.get(key) is worker:
+            del self._workers[key]
 
     async def _drain(self, key: str) -> None:
         """Run the key's batches while items wait; the worker ends (and is dropped) when none are left."""
@@ -80,6 +85,11 @@ class KeyedBatches(Generic[Item, Result]):
                 self._waiting.pop(key, None)
             if not batch:
                 if key not in self._waiting:
+                    # Dropped in the same step as the last look at the queue: an item submitted from now on
+                    # starts a worker of its own. (Dropped by the task's done callback, a step later, the worker
+                    # let an item submitted in between wait for ever: its submitter, woken by the last answer,
+                    # runs before that callback.)
+                    del self._workers[key]
                     return
                 continue
             self._observe(len(batch))
