@@ -19,6 +19,9 @@ Table sockets, players only (`table_frames.py`):
 `{"type": "act" | "chat" | "sit_out" | "contribute",    `{"type": "accepted", "ref", "table_id"}` or an error
   "table_id", …, "ref"?}`                                 with the same `ref`
 
+On `lobby`, public news comes at most once a second: several pieces in one message whose `data` is
+`{"event": "lobby.news", "occurred_at", "payload": {"news": [data, …]}}`, each piece read as if it came alone.
+
 To resume after a reconnect, subscribe with the channel's `epoch` and the last `seq` received: the missed
 messages follow the `subscribed` answer. When `resync` is set, fetch the current state over REST and carry on
 from the `seq` in the answer. A connection silent for longer than the heartbeat timeout is closed (4408).
