@@ -195,7 +195,7 @@ class Stream:
                         await self.send({"type": "pong"})
                     elif kind == "message":
                         for news in unpacked(frame["data"]):  # a lobby message may carry several
-                            yield dict(news)
+                            yield news
                     elif kind == "error":
                         self.refused(frame)
             except WebSocketException:

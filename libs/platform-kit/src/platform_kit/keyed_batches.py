@@ -87,8 +87,8 @@ class KeyedBatches(Generic[Item, Result]):
                 if key not in self._waiting:
                     # Dropped in the same step as the last look at the queue: an item submitted from now on
                     # starts a worker of its own. (Dropped by the task's done callback, a step later, the worker
-                    # let an item submitted in between wait for ever: its submitter, woken by the last answer,
-                    # runs before that callback.)
+                    # let an item submitted in between wait for ever: a task that runs before that callback, such
+                    # as the submitter the last answer woke, found it still listed.)
                     del self._workers[key]
                     return
                 continue

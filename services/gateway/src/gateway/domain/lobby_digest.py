@@ -9,9 +9,11 @@ they came. A client reads every lobby message through `unpacked` (the web client
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 DIGEST = "lobby.news"
+
+Message = TypeVar("Message", bound=Mapping[str, Any])
 
 
 def digest(news: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -23,6 +25,6 @@ def digest(news: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def unpacked(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def unpacked(message: Message) -> list[Message]:
     """The pieces of news a lobby message carries: those of a `lobby.news` message, else the message itself."""
     return list(message["payload"]["news"]) if message.get("event") == DIGEST else [message]

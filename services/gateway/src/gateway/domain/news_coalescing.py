@@ -17,6 +17,7 @@ Pure: the caller gives the time (monotonic seconds) and sends what it is told to
 
 from __future__ import annotations
 
+import math
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -27,13 +28,13 @@ class NewsCoalescer(Generic[T]):
         if interval <= 0:
             raise ValueError("a coalescing interval is positive (0 means: send every piece of news, uncoalesced)")
         self._interval = interval
-        self._sent_at: float | None = None
+        self._sent_at = -math.inf  # never sent: the first news goes at once
         self._held: list[tuple[str | None, T]] = []
 
     def offer(self, news: T, now: float, *, key: str | None = None) -> T | None:
         """`news` to send now (the channel was quiet for an interval), or None when it is held for the next tick;
         held with a `key`, it replaces the news held with that key."""
-        if not self._held and (self._sent_at is None or now >= self._sent_at + self._interval):
+        if not self._held and now >= self._sent_at + self._interval:
             self._sent_at = now
             return news
         if key is not None:
@@ -53,6 +54,4 @@ class NewsCoalescer(Generic[T]):
 
     def next_due(self) -> float | None:
         """When what is held is due; None when nothing is held."""
-        if not self._held or self._sent_at is None:
-            return None
-        return self._sent_at + self._interval
+        return self._sent_at + self._interval if self._held else None

@@ -573,7 +573,7 @@ class LiveSocket {
   }
 }
 
-/* Several tournaments' registration news come in one `lobby.news` message (issue 14): each is heard as if it
+/* Several pieces of the lobby's public news come in one `lobby.news` message (issue 14): each is heard as if it
  * came alone. */
 function unpacked(frame) {
   return frame.data?.event === "lobby.news" ? frame.data.payload.news.map((data) => ({ ...frame, data })) : [frame];
