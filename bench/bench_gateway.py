@@ -30,9 +30,7 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import resource
-import shutil
 import socket
 import statistics
 import subprocess
@@ -40,7 +38,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +45,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests-e2e"))
 from harness.processes import listening_ports
+from wrk_load import Figures, installed, run_wrk
 
 TABLE = "bench"
 PASSWORD = "bench password 123"
@@ -136,15 +134,6 @@ def serve_bare(port: int) -> None:
 
 
 # -- the load (this process) ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Figures:
-    throughput: float
-    p50_ms: float
-    p99_ms: float
-    max_ms: float
-    failed: int
-
-
 def percentiles(samples: list[float]) -> tuple[float, float, float]:
     ordered = sorted(samples)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
@@ -192,35 +181,8 @@ if token ~= "" then wrk.headers["Authorization"] = "Bearer " .. token end
 
 
 def wrk_load(base: str, token: str, method: str, path: str, body: Any, args: argparse.Namespace) -> Figures:
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write(WRK_SCRIPT)
-    env = {**os.environ, "BENCH_METHOD": method, "BENCH_BODY": json.dumps(body) if body else "", "BENCH_TOKEN": token}
-    command = ["wrk", "-t2", f"-c{args.concurrency}", "--latency", "-s", script.name, f"{base}{path}"]
-    try:
-        subprocess.run([*command[:-1], "-d2s", command[-1]], env=env, capture_output=True, check=True)  # warm-up
-        out = subprocess.run([*command[:-1], f"-d{args.seconds}s", command[-1]], env=env, capture_output=True,
-                             text=True, check=True).stdout  # fmt: skip
-    finally:
-        os.unlink(script.name)
-    return parse_wrk(out)
-
-
-def parse_wrk(out: str) -> Figures:
-    if "Latency Distribution" not in out:
-        raise SystemExit(f"wrk printed no latency distribution:\n{out}")
-
-    def ms(text: str) -> float:
-        number, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()  # type: ignore[union-attr]
-        return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}[unit]
-
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p50 = ms(re.search(r"^\s+50%\s+(\S+)\s*$", out, re.MULTILINE).group(1))  # type: ignore[union-attr]
-    p99 = ms(re.search(r"^\s+99%\s+(\S+)\s*$", out, re.MULTILINE).group(1))  # type: ignore[union-attr]
-    worst = ms(re.search(r"Latency\s+\S+\s+\S+\s+(\S+)", out).group(1))  # type: ignore[union-attr]
-    non_2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    failed = (int(non_2xx.group(1)) if non_2xx else 0) + (sum(map(int, errors.groups())) if errors else 0)
-    return Figures(rate, p50, p99, worst, failed)
+    env = {"BENCH_METHOD": method, "BENCH_BODY": json.dumps(body) if body else "", "BENCH_TOKEN": token}
+    return run_wrk(WRK_SCRIPT, f"{base}{path}", connections=args.concurrency, seconds=args.seconds, env=env)
 
 
 async def rest_figures(base: str, token: str, method: str, path: str, body: Any, args: argparse.Namespace) -> Figures:
@@ -434,7 +396,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", default="sqlite,postgresql", help="sqlite, postgresql or both (comma)")
     parser.add_argument("--instances", type=int, default=1, help="gateway processes sharing the port")
-    parser.add_argument("--load", choices=("wrk", "httpx"), default="wrk" if shutil.which("wrk") else "httpx")
+    parser.add_argument("--load", choices=("wrk", "httpx"), default="wrk" if installed() else "httpx")
     parser.add_argument("--seconds", type=int, default=8, help="per REST route (wrk and the read alone)")
     parser.add_argument("--requests", type=int, default=2000, help="per REST route (httpx)")
     parser.add_argument("--concurrency", type=int, default=50)

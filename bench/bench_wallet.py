@@ -10,9 +10,13 @@ transaction. Scenarios:
 - buy-ins, one tournament: 200 players buy into the same tournament (2 transfers each: prize part to the
   shared escrow, fee to the margin), the registration rush.
 
-Two layers: `ledger` calls the use cases in-process (what the database and the transaction design allow);
-`http` sends the same commands to a `platform serve wallet` process over HTTP (what callers see). The load
-generator shares the machine's cores with PostgreSQL and the server.
+Two layers: `ledger` calls the use cases in-process (what the database and the transaction design allow), each
+command alone (the idempotent executor) and through the group commit (many commands a transaction, as the routes
+run deposits, withdrawals and paid entries);
+`http` sends the same commands to a `platform serve wallet` process over HTTP (what callers see), from wrk (a C
+load generator, when installed: it leaves the cores to the server; `--load httpx`: from this process, which then
+costs as much CPU as the server does) with 16 and with 50 callers (`--http-connections`). The load generator shares
+the machine's cores with PostgreSQL and the server.
 
 Besides throughput and latency, each row shows the wallet process's CPU per operation (ledger: this process,
 load generator included; http: the server process) and, for the ledger layer, the database round trips per
@@ -24,7 +28,7 @@ transactions through asyncpg (no SQLAlchemy, no wallet) on one row — the singl
 rows picked at random: the ceilings the wallet's figures are to be read against.
 
     uv run python bench/bench_wallet.py [--seconds 4] [--concurrency 16] [--layers ledger,http]
-        [--database postgres|sqlite]
+        [--database postgres|sqlite] [--http-connections 16,50] [--load wrk|httpx]
 """
 
 from __future__ import annotations
@@ -49,16 +53,20 @@ import httpx
 from platform_kit.bus import InMemoryBus
 from platform_kit.testing import DatabaseTraffic, create_database, drop_database
 from platform_runner import serving
-from wallet.api.schemas import OperationOut
+from wallet.api.context import operation_body
 from wallet.app import create_app
 from wallet.bootstrap import Services
 from wallet.domain.idempotency import fingerprint
 from wallet.domain.operations import OperationKind
+from wallet.service.money import CashRequest, EntryRequest
+from wallet.service.posting_batches import Builder, KeyedPosting
 from wallet.settings import Settings
+from wrk_load import installed, run_wrk
 
 PAIRS = 200
 TOKEN = "dev-internal-token"
 Call = Callable[[random.Random], Awaitable[None]]
+Grouped = tuple[Any, Builder, str | None]
 
 
 @dataclass(frozen=True)
@@ -68,22 +76,39 @@ class Result:
     operations: int
     transfers_per_operation: int
     seconds: float
-    latencies: list[float]
+    p50_ms: float
+    p99_ms: float
     cpu_seconds: float
     round_trips: int | None
 
-    def row(self) -> str:
-        ordered = sorted(self.latencies)
+    @classmethod
+    def measured(
+        cls,
+        layer: str,
+        scenario: str,
+        transfers_per_operation: int,
+        seconds: float,
+        latencies: list[float],
+        cpu_seconds: float,
+        round_trips: int | None,
+    ) -> Result:
+        ordered = sorted(latencies)
 
         def at(q: float) -> float:
             return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
+        return cls(
+            layer, scenario, len(ordered), transfers_per_operation, seconds, at(0.5), at(0.99), cpu_seconds, round_trips
+        )
+
+    def row(self) -> str:
         per_second = self.operations / self.seconds
         cpu = self.cpu_seconds * 1000 / self.operations
         trips = "" if self.round_trips is None else f"{self.round_trips / self.operations:.1f}"
         return (
             f"| {self.layer} | {self.scenario} | {self.operations} | {per_second:,.0f} | "
-            f"{per_second * self.transfers_per_operation:,.0f} | {at(0.5):.1f} | {at(0.99):.1f} | {cpu:.2f} | {trips} |"
+            f"{per_second * self.transfers_per_operation:,.0f} | {self.p50_ms:.1f} | {self.p99_ms:.1f} | {cpu:.2f} |"
+            f" {trips} |"
         )
 
 
@@ -94,7 +119,7 @@ def server_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def drive(call: Call, seconds: float, concurrency: int) -> tuple[int, float, list[float]]:
+async def drive(call: Call, seconds: float, concurrency: int) -> tuple[float, list[float]]:
     latencies: list[float] = []
     started = time.perf_counter()
     deadline = started + seconds
@@ -107,50 +132,57 @@ async def drive(call: Call, seconds: float, concurrency: int) -> tuple[int, floa
             latencies.append(time.perf_counter() - before)
 
     await asyncio.gather(*(worker(seed) for seed in range(concurrency)))
-    return len(latencies), time.perf_counter() - started, latencies
+    return time.perf_counter() - started, latencies
 
 
 # -- the in-process layer -------------------------------------------------------------------------------------
-async def command(wallet: Services, scope: str, path: str, body: dict[str, Any], act: Any) -> None:
-    async def run(session: Any) -> dict[str, Any]:
-        return OperationOut.of(await act(session)).model_dump(mode="json")
+async def command(
+    wallet: Services, scope: str, path: str, body: dict[str, Any], act: Any, grouped: Grouped | None
+) -> None:
+    """`act` run alone (the idempotent executor), or, given `grouped` (its request, its builder and the acting
+    concessionaire), through the group commit as the routes run it."""
 
-    outcome = await wallet.executor.run(scope, uuid.uuid4().hex, fingerprint("POST", path, body), 201, run)
+    async def run(session: Any) -> dict[str, Any]:
+        return operation_body(await act(session))
+
+    key, request_fingerprint = uuid.uuid4().hex, fingerprint("POST", path, body)
+    if grouped is None:
+        outcome = await wallet.executor.run(scope, key, request_fingerprint, 201, run)
+    else:
+        request, builder, acting = grouped
+        posting = KeyedPosting(scope, key, request_fingerprint, request, builder, acting, operation_body)
+        outcome = await wallet.group_commit.post(posting, run)
     assert outcome.status == 201, outcome.body
 
 
-def ledger_deposit(wallet: Services, pairs: int) -> Call:
+def ledger_deposit(wallet: Services, pairs: int, grouped: bool) -> Call:
     async def call(rng: random.Random) -> None:
         n = rng.randrange(pairs)
-        body = {"currency": "EUR", "amount": 1}
+        body = {"currency": "EUR", "amount": 1, "reference": None}
+        request = CashRequest(OperationKind.DEPOSIT, f"c{n}", f"p{n}", "EUR", 1, None)
 
         async def act(session: Any) -> Any:
-            return await wallet.money.cash(session, OperationKind.DEPOSIT, f"c{n}", f"p{n}", "EUR", 1, None)
+            return await wallet.money.cash(session, request)
 
-        await command(wallet, f"partner:c{n}", f"/internal/v1/partner/players/p{n}/deposits", body, act)
+        path = f"/v1/partner/players/p{n}/deposits"
+        group = (request, wallet.money.cash_operations, f"c{n}") if grouped else None
+        await command(wallet, f"partner:c{n}", path, body, act, group)
 
     return call
 
 
-def ledger_buy_in(wallet: Services) -> Call:
+def ledger_buy_in(wallet: Services, grouped: bool) -> Call:
     async def call(rng: random.Random) -> None:
         player = f"p{rng.randrange(PAIRS)}"
-        body = {"kind": "buy_in", "player_id": player, "currency": "EUR", "prize_part": 90, "fee": 10}
+        body = {"kind": "buy_in", "player_id": player, "currency": "EUR", "prize_part": 90, "fee": 10,
+                "jackpot_contribution": 0}  # fmt: skip
+        request = EntryRequest(OperationKind.BUY_IN, "rush", player, "EUR", 90, 10, 0, None)
 
         async def act(session: Any) -> Any:
-            return await wallet.money.paid_entry(
-                session,
-                OperationKind.BUY_IN,
-                tournament_id="rush",
-                player_id=player,
-                currency="EUR",
-                prize_part=90,
-                fee=10,
-                jackpot_contribution=0,
-                acting=None,
-            )
+            return await wallet.money.paid_entry(session, request)
 
-        await command(wallet, "internal", "/internal/v1/tournaments/rush/entries", body, act)
+        group = (request, wallet.money.entry_operations, None) if grouped else None
+        await command(wallet, "internal", "/v1/tournaments/rush/entries", body, act, group)
 
     return call
 
@@ -182,6 +214,34 @@ def http_buy_in(http: httpx.AsyncClient) -> Call:
         assert response.status_code == 201, response.text
 
     return call
+
+
+# The same requests from wrk: a deposit into one of BENCH_PAIRS players' accounts (from its concessionaire's cash
+# account), or a buy-in of one of them when BENCH_BUY_IN is set, each under a new Idempotency-Key.
+WRK_SCRIPT = """
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+local run = os.getenv("BENCH_RUN")
+local pairs = tonumber(os.getenv("BENCH_PAIRS"))
+local buy_in = os.getenv("BENCH_BUY_IN") ~= ""
+local sent = 0
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["X-Internal-Token"] = "dev-internal-token"
+request = function()
+  sent = sent + 1
+  local n = math.random(0, pairs - 1)
+  wrk.headers["Idempotency-Key"] = run .. "-" .. tid .. "-" .. sent
+  if buy_in then
+    local body = '{"kind":"buy_in","player_id":"p' .. n .. '","currency":"EUR","prize_part":90,"fee":10}'
+    return wrk.format("POST", "/internal/v1/tournaments/rush/entries", nil, body)
+  end
+  wrk.headers["X-Concessionaire-Id"] = "c" .. n
+  return wrk.format("POST", "/internal/v1/partner/players/p" .. n .. "/deposits", nil, '{"currency":"EUR","amount":1}')
+end
+"""
 
 
 def free_port() -> int:
@@ -221,7 +281,8 @@ async def prepare(wallet: Services) -> None:
     for n in range(PAIRS):
         async with wallet.runtime.db.transaction() as session:
             await wallet.money.open_player_account(session, f"p{n}", f"c{n}", "EUR")
-            await wallet.money.cash(session, OperationKind.DEPOSIT, f"c{n}", f"p{n}", "EUR", 10**12, None)
+            deposit = CashRequest(OperationKind.DEPOSIT, f"c{n}", f"p{n}", "EUR", 10**12, None)
+            await wallet.money.cash(session, deposit)
 
 
 async def postgres_ceiling(url: str, concurrency: int, seconds: float, hot: bool) -> Result:
@@ -241,15 +302,17 @@ async def postgres_ceiling(url: str, concurrency: int, seconds: float, hot: bool
                 await connection.execute("UPDATE ceiling SET v = v + 1 WHERE id = $1", row)
 
         cpu = time.process_time()
-        count, elapsed, latencies = await drive(update, seconds, concurrency)
+        elapsed, latencies = await drive(update, seconds, concurrency)
         cpu = time.process_time() - cpu
     finally:
         await pool.close()
     name = "one row" if hot else f"{PAIRS} rows at random"
-    return Result("peer: PostgreSQL alone", name, count, 0, elapsed, latencies, cpu, 3)
+    return Result.measured("peer: PostgreSQL alone", name, 0, elapsed, latencies, cpu, 3 * len(latencies))
 
 
-async def measure(url: str, seconds: float, concurrency: int, layers: list[str]) -> list[Result]:
+async def measure(
+    url: str, seconds: float, concurrency: int, layers: list[str], http_connections: list[int], load: str
+) -> list[Result]:
     results: list[Result] = []
     settings = Settings(database_url=url, reconciliation_interval_seconds=3600.0)
     app = create_app(settings, bus=InMemoryBus())
@@ -258,31 +321,26 @@ async def measure(url: str, seconds: float, concurrency: int, layers: list[str])
         await prepare(wallet)
         if "ledger" in layers:
             wallet_db = str(wallet.runtime.db.engine.url.database)
-            for scenario, call, legs in (
-                ("single pair", ledger_deposit(wallet, 1), 1),
-                ("many accounts", ledger_deposit(wallet, PAIRS), 1),
-                ("buy-ins, one tournament", ledger_buy_in(wallet), 2),
-            ):
-                cpu = time.process_time()
-                with DatabaseTraffic() as traffic:
-                    count, elapsed, latencies = await drive(call, seconds, concurrency)
-                cpu = time.process_time() - cpu
-                trips = traffic.round_trips(wallet_db)
-                results.append(Result("ledger", scenario, count, legs, elapsed, latencies, cpu, trips))
+            for grouped in (False, True):
+                layer = "ledger, group commit" if grouped else "ledger, alone"
+                for scenario, call, legs in (
+                    ("single pair", ledger_deposit(wallet, 1, grouped), 1),
+                    ("many accounts", ledger_deposit(wallet, PAIRS, grouped), 1),
+                    ("buy-ins, one tournament", ledger_buy_in(wallet, grouped), 2),
+                ):
+                    cpu = time.process_time()
+                    with DatabaseTraffic() as traffic:
+                        elapsed, latencies = await drive(call, seconds, concurrency)
+                    cpu = time.process_time() - cpu
+                    trips = traffic.round_trips(wallet_db)
+                    results.append(Result.measured(layer, scenario, legs, elapsed, latencies, cpu, trips))
         report = await wallet.reconciler.check()
         assert report.ok, report
     if "http" in layers:
         process, http = await serve(url)
         try:
-            for scenario, call, legs in (
-                ("single pair", http_deposit(http, 1), 1),
-                ("many accounts", http_deposit(http, PAIRS), 1),
-                ("buy-ins, one tournament", http_buy_in(http), 2),
-            ):
-                cpu = server_cpu_seconds(process.pid)
-                count, elapsed, latencies = await drive(call, seconds, concurrency)
-                cpu = server_cpu_seconds(process.pid) - cpu
-                results.append(Result("http", scenario, count, legs, elapsed, latencies, cpu, None))
+            for connections in http_connections:
+                results += await measure_http(process, http, seconds, connections, load)
             reconciliation = (await http.get("/internal/v1/reconciliation", headers={"X-Internal-Token": TOKEN})).json()
             assert reconciliation["ok"], reconciliation
         finally:
@@ -292,15 +350,49 @@ async def measure(url: str, seconds: float, concurrency: int, layers: list[str])
     return results
 
 
-async def main(seconds: float, concurrency: int, layers: list[str], database: str) -> None:
+async def measure_http(
+    process: subprocess.Popen[bytes], http: httpx.AsyncClient, seconds: float, connections: int, load: str
+) -> list[Result]:
+    results = []
+    for scenario, pairs, buy_in, legs in (
+        ("single pair", 1, False, 1),
+        ("many accounts", PAIRS, False, 1),
+        ("buy-ins, one tournament", PAIRS, True, 2),
+    ):
+        layer = f"http ({load}, {connections} connections)"
+        cpu = server_cpu_seconds(process.pid)
+        if load == "wrk":
+            env = {"BENCH_RUN": uuid.uuid4().hex, "BENCH_PAIRS": str(pairs), "BENCH_BUY_IN": "1" if buy_in else ""}
+            figures = await asyncio.to_thread(
+                run_wrk, WRK_SCRIPT, str(http.base_url), connections=connections, seconds=seconds, env=env
+            )
+            cpu = server_cpu_seconds(process.pid) - cpu
+            assert figures.failed == 0, f"{figures.failed} requests failed ({scenario})"
+            operations = round(figures.throughput * seconds)
+            results.append(
+                Result(layer, scenario, operations, legs, seconds, figures.p50_ms, figures.p99_ms, cpu, None)
+            )
+        else:
+            call = http_buy_in(http) if buy_in else http_deposit(http, pairs)
+            elapsed, latencies = await drive(call, seconds, connections)
+            cpu = server_cpu_seconds(process.pid) - cpu
+            results.append(Result.measured(layer, scenario, legs, elapsed, latencies, cpu, None))
+    return results
+
+
+async def main(
+    seconds: float, concurrency: int, layers: list[str], database: str, http_connections: list[int], load: str
+) -> None:
     if database == "sqlite":
         with tempfile.TemporaryDirectory() as directory:
-            results = await measure(f"sqlite+aiosqlite:///{directory}/wallet.db", seconds, concurrency, layers)
+            results = await measure(
+                f"sqlite+aiosqlite:///{directory}/wallet.db", seconds, concurrency, layers, http_connections, load
+            )
         peers = "none (SQLite standalone: one process, one writer at a time)"
     else:
         url = await create_database()
         try:
-            results = await measure(url, seconds, concurrency, layers)
+            results = await measure(url, seconds, concurrency, layers, http_connections, load)
         finally:
             await drop_database(url)
         url = await create_database()
@@ -313,7 +405,7 @@ async def main(seconds: float, concurrency: int, layers: list[str], database: st
 
     name = "SQLite (standalone)" if database == "sqlite" else "PostgreSQL"
     print(
-        f"\nWallet on {name}, {concurrency} concurrent callers, {seconds:g} s per scenario (ledger reconciled after);"
+        f"\nWallet on {name}, {concurrency} concurrent callers in process, {seconds:g} s per scenario (reconciled after);"
         f" the peers: {peers}"
     )
     print(
@@ -330,7 +422,10 @@ if __name__ == "__main__":
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--layers", default="ledger,http")
     parser.add_argument("--database", choices=["postgres", "sqlite"], default="postgres")
+    parser.add_argument("--http-connections", default="16,50", help="the http layer's callers, one run per number")
+    parser.add_argument("--load", choices=("wrk", "httpx"), default="wrk" if installed() else "httpx")
     args = parser.parse_args()
-    serving.run(
-        main(args.seconds, args.concurrency, args.layers.split(","), args.database)
-    )  # the services' own loop (uvloop)
+    connections = [int(n) for n in args.http_connections.split(",")]
+    serving.run(  # the services' own loop (uvloop)
+        main(args.seconds, args.concurrency, args.layers.split(","), args.database, connections, args.load)
+    )

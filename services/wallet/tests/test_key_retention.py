@@ -15,17 +15,13 @@ from wallet.adapters import idempotency
 from wallet.adapters.orm import idempotency_keys
 from wallet.bootstrap import Services
 from wallet.settings import Settings
-from wallet_test_client import WalletApi, running_wallet
+from wallet_test_client import TOKEN, WalletApi, running_wallet
+
+LIMITS = "/internal/v1/players/p1/deposit-limits"
 
 T0 = datetime(2025, 3, 1, 12, tzinfo=UTC)
 RETENTION = timedelta(hours=720)  # the default of PLATFORM_IDEMPOTENCY_RETENTION_HOURS
 PARTNER = "partner:c1"  # the scope of concessionaire c1's partner calls
-
-
-@pytest.fixture(params=[pytest.param("postgres_url", marks=pytest.mark.postgres), "sqlite_url"])
-def database_url(request: pytest.FixtureRequest) -> str:
-    url: str = request.getfixturevalue(request.param)
-    return url
 
 
 @pytest.fixture
@@ -137,29 +133,45 @@ def test_the_retention_is_never_shorter_than_a_day() -> None:
     assert Settings(idempotency_retention_hours=24).idempotency_retention_hours == 24
 
 
+@pytest.mark.parametrize("alone", [False, True], ids=["in a group commit", "alone"])
 async def test_a_key_purged_between_its_claim_and_its_replay_executes_as_new(
-    running: tuple[Services, WalletApi], monkeypatch: pytest.MonkeyPatch
+    running: tuple[Services, WalletApi], monkeypatch: pytest.MonkeyPatch, alone: bool
 ) -> None:
     """The race of a retry with the purge on PostgreSQL: the key is found taken, then deleted and committed by
     the purge before its answer is read. The command then runs as a new one (as after the purge), not a server
-    error. (SQLite's writers are serial: the purge cannot come in between there.)"""
+    error — in a group commit's batch (service/posting_batches.py) and alone (a deposit under a deposit limit
+    runs alone). (SQLite's writers are serial: the purge cannot come in between there.)"""
     wallet, api = running
     if wallet.runtime.db.is_sqlite:
         pytest.skip("SQLite runs one writer at a time: the purge cannot come between a claim and its replay")
     await api.open_player("p1", "c1")
+    if alone:
+        limits = {"currency": "EUR", "changed_by": "player:p1", "day": 1_000_000}
+        headers = {"X-Internal-Token": TOKEN}
+        assert (await api.http.put(LIMITS, json=limits, headers=headers)).status_code == 200
     await deposit(api, "racing")
-    read = idempotency.stored
     purged_once = False
 
-    async def purged_meanwhile(session, scope, key):  # type: ignore[no-untyped-def]
+    async def purge(key: str) -> None:
         nonlocal purged_once
         if key == "racing" and not purged_once:
             purged_once = True
             async with wallet.runtime.db.transaction() as purge:  # the purge, committed meanwhile
                 await purge.execute(idempotency_keys.delete().where(idempotency_keys.c.key == key))
+
+    read, read_many = idempotency.stored, idempotency.stored_many
+
+    async def purged_meanwhile(session, scope, key):  # type: ignore[no-untyped-def]
+        await purge(key)
         return await read(session, scope, key)
 
+    async def purged_meanwhile_many(session, claims):  # type: ignore[no-untyped-def]
+        for _, key in claims:
+            await purge(key)
+        return await read_many(session, claims)
+
     monkeypatch.setattr(idempotency, "stored", purged_meanwhile)
+    monkeypatch.setattr(idempotency, "stored_many", purged_meanwhile_many)
     again = await api.deposit("c1", "p1", 100, key="racing")
 
     assert again.status_code == 201 and again.headers.get("idempotent-replayed") != "true"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -19,17 +18,6 @@ from wallet_test_client import WalletApi, running_wallet
 
 BATCH = "/internal/v1/draws/d1/stake-batches"
 OUTBOX = metadata.tables[OUTBOX_TABLE]
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest) -> str:
-    return str(request.getfixturevalue(f"{request.param}_url"))
-
-
-@pytest.fixture
-async def wallet(database_url: str) -> AsyncIterator[tuple[Any, WalletApi]]:
-    async with running_wallet(database_url) as running:
-        yield running
 
 
 def stake(key: str, player: str, amount: int, currency: str = "EUR") -> dict[str, Any]:

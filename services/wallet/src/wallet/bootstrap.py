@@ -12,10 +12,12 @@ from platform_kit.runtime import ServiceRuntime
 
 from wallet.adapters.orm import idempotency_keys
 from wallet.service.deposit_limits import DepositLimits
+from wallet.service.group_commit import GroupCommit
 from wallet.service.holds import Holds
 from wallet.service.idempotent import IdempotentExecutor
 from wallet.service.ledger import Ledger
 from wallet.service.money import Money
+from wallet.service.posting_batches import PostingBatches
 from wallet.service.queries import Queries
 from wallet.service.reconciliation import Reconciler
 from wallet.service.stake_batches import StakeBatches
@@ -32,6 +34,7 @@ class Services:
     reconciler: Reconciler
     executor: IdempotentExecutor
     stake_batches: StakeBatches
+    group_commit: GroupCommit
     key_retention: KeyRetention
     default_hold_ttl: timedelta
 
@@ -40,6 +43,7 @@ def build(runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Services
     ledger = Ledger(runtime.outbox, clock)
     deposit_limits = DepositLimits(clock, timedelta(hours=settings.deposit_limit_cooling_off_hours))
     executor = IdempotentExecutor(runtime.units, clock, runtime.registry)
+    postings = PostingBatches(runtime.units, ledger, executor)
     services = Services(
         runtime=runtime,
         money=Money(ledger, deposit_limits),
@@ -48,7 +52,8 @@ def build(runtime: ServiceRuntime, settings: Settings, clock: Clock) -> Services
         queries=Queries(ledger),
         reconciler=Reconciler(runtime.units, clock, runtime.registry),
         executor=executor,
-        stake_batches=StakeBatches(runtime.units, ledger, executor),
+        stake_batches=StakeBatches(postings),
+        group_commit=GroupCommit(postings, executor, runtime.registry, max_size=settings.group_commit_max_size),
         key_retention=KeyRetention.start(runtime, idempotency_keys, clock, metric_prefix="wallet"),
         default_hold_ttl=timedelta(seconds=settings.hold_ttl_seconds),
     )

@@ -18,3 +18,9 @@ class Settings(ServiceSettings):
         description="Hours before a player's looser deposit limit (raised or removed) takes effect; a stricter one "
         "applies at once. At least 24 h, the cooling-off Italian licensed sites give (docs/player-protection.md).",
     )
+    group_commit_max_size: int = Field(
+        100,
+        ge=1,
+        description="Most money commands the group commit runs in one transaction (deposits, withdrawals, paid "
+        "entries; 1: each alone, as other commands run).",
+    )

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import bindparam, delete, func, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters.orm import deposit_limit_changes, deposit_limits, operations, transfers
@@ -32,6 +33,21 @@ async def limits_of(
     query = _LOCKED_LIMITS if lock and for_update(session) else _LIMITS
     rows = await session.execute(query, {"player_id": player_id, "currency": currency})
     return {Period(period): PeriodLimit(amount, pending, since) for period, amount, pending, since in rows}
+
+
+_WITH_LIMITS = (
+    select(deposit_limits.c.player_id, deposit_limits.c.currency)
+    .where(tuple_(deposit_limits.c.player_id, deposit_limits.c.currency).in_(bindparam("accounts", expanding=True)))
+    .distinct()
+)
+
+
+async def with_limits(session: AsyncSession, accounts: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Which of the (player, currency) pairs have limit rows (in force or not), in one statement, locking nothing."""
+    wanted = sorted(set(accounts))
+    if not wanted:
+        return set()
+    return {(row.player_id, row.currency) for row in await session.execute(_WITH_LIMITS, {"accounts": wanted})}
 
 
 async def currencies_of(session: AsyncSession, player_id: str) -> list[str]:

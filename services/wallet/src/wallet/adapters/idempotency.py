@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters.orm import idempotency_keys
@@ -47,17 +47,24 @@ async def claim(
     return bool(result.rowcount)  # type: ignore[attr-defined]
 
 
-async def claim_many(session: AsyncSession, scope: str, fingerprints: Mapping[str, str], now: datetime) -> set[str]:
-    """Take the keys (key → its request's fingerprint) not taken yet, in one statement; returns those taken now.
-    The rows go in key order: two transactions claiming overlapping keys wait for each other's (as `claim` does)
-    in one order, never in a cycle."""
+Claim = tuple[str, str]
+"""A key in its scope: (scope, key)."""
+
+
+async def claim_many(session: AsyncSession, fingerprints: Mapping[Claim, str], now: datetime) -> set[Claim]:
+    """Take the keys ((scope, key) → its request's fingerprint) not taken yet, in one statement; returns those
+    taken now. The rows go in (scope, key) order: two transactions claiming overlapping keys wait for each other's
+    (as `claim` does) in one order, never in a cycle."""
+    if not fingerprints:
+        return set()
     rows = [
-        {"scope": scope, "key": key, "fingerprint": fingerprints[key], "status_code": None, "response": None,
+        {"scope": scope, "key": key, "fingerprint": fingerprints[scope, key], "status_code": None, "response": None,
          "created_at": now}
-        for key in sorted(fingerprints)
+        for scope, key in sorted(fingerprints)
     ]  # fmt: skip
-    statement = insert_ignoring_conflicts_returning(session, idempotency_keys, idempotency_keys.c.key)
-    return set((await session.execute(statement, rows)).scalars())
+    columns = (idempotency_keys.c.scope, idempotency_keys.c.key)
+    statement = insert_ignoring_conflicts_returning(session, idempotency_keys, *columns)
+    return {(row.scope, row.key) for row in await session.execute(statement, rows)}
 
 
 # Statements with bound parameters are built once: SQLAlchemy then finds them compiled in its cache at once.
@@ -88,16 +95,20 @@ async def stored(session: AsyncSession, scope: str, key: str) -> StoredResponse 
 
 
 _STORED_MANY = select(
-    idempotency_keys.c.key, idempotency_keys.c.fingerprint, idempotency_keys.c.status_code, idempotency_keys.c.response
-).where(
-    idempotency_keys.c.scope == bindparam("the_scope"), idempotency_keys.c.key.in_(bindparam("keys", expanding=True))
-)
+    idempotency_keys.c.scope,
+    idempotency_keys.c.key,
+    idempotency_keys.c.fingerprint,
+    idempotency_keys.c.status_code,
+    idempotency_keys.c.response,
+).where(tuple_(idempotency_keys.c.scope, idempotency_keys.c.key).in_(bindparam("claims", expanding=True)))
 
 
-async def stored_many(session: AsyncSession, scope: str, keys: Iterable[str]) -> dict[str, StoredResponse]:
+async def stored_many(session: AsyncSession, claims: Iterable[Claim]) -> dict[Claim, StoredResponse]:
     """`stored` of many keys, in one statement: a key the retention purge deleted is missing."""
-    rows = await session.execute(_STORED_MANY, {"the_scope": scope, "keys": sorted(keys)})
-    return {row.key: StoredResponse(row.fingerprint, row.status_code, json.loads(row.response)) for row in rows}
+    rows = await session.execute(_STORED_MANY, {"claims": sorted(claims)})
+    return {
+        (row.scope, row.key): StoredResponse(row.fingerprint, row.status_code, json.loads(row.response)) for row in rows
+    }
 
 
 async def answer_many(session: AsyncSession, answers: Sequence[Mapping[str, Any]]) -> None:

@@ -26,15 +26,15 @@ def _insert_ignoring_conflicts(table: Table, dialect: str) -> Insert:
     return sqlite.insert(table).on_conflict_do_nothing()
 
 
-def insert_ignoring_conflicts_returning(session: AsyncSession, table: Table, column: ColumnElement[Any]) -> Insert:
-    """`insert_ignoring_conflicts` returning `column` of the rows it inserted (not of those it skipped); given many
-    rows, SQLAlchemy sends them as one multi-row INSERT."""
-    return _insert_ignoring_conflicts_returning(table, column, session.get_bind().dialect.name)
+def insert_ignoring_conflicts_returning(session: AsyncSession, table: Table, *columns: ColumnElement[Any]) -> Insert:
+    """`insert_ignoring_conflicts` returning `columns` of the rows it inserted (not of those it skipped); given
+    many rows, SQLAlchemy sends them as one multi-row INSERT."""
+    return _insert_ignoring_conflicts_returning(table, columns, session.get_bind().dialect.name)
 
 
 @functools.cache
-def _insert_ignoring_conflicts_returning(table: Table, column: ColumnElement[Any], dialect: str) -> Insert:
-    return _insert_ignoring_conflicts(table, dialect).returning(column)
+def _insert_ignoring_conflicts_returning(table: Table, columns: tuple[ColumnElement[Any], ...], dialect: str) -> Insert:
+    return _insert_ignoring_conflicts(table, dialect).returning(*columns)
 
 
 def for_update(session: AsyncSession) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Query, Request
 from fastapi.responses import JSONResponse
@@ -22,6 +22,7 @@ from wallet.api.schemas import OperationOut
 from wallet.bootstrap import Services
 from wallet.domain.idempotency import fingerprint
 from wallet.domain.operations import OperationKind
+from wallet.service.posting_batches import Builder, KeyedPosting
 
 INTERNAL_SCOPE = "internal"
 MOUNT = "/internal"
@@ -53,6 +54,8 @@ async def partner_concessionaire(x_concessionaire_id: Annotated[str | None, Head
 
 Action = Callable[[AsyncSession], Awaitable[BaseModel]]
 Posting = Callable[[AsyncSession], Awaitable[PostedOperation]]
+Grouped = tuple[Any, Builder]
+"""A command's request as the group commit takes it, and the builder of its operation (service/posting_batches.py)."""
 
 
 @dataclass(frozen=True)
@@ -70,14 +73,16 @@ class CommandContext:
         assert self.acting is not None, "a partner command without its concessionaire"
         return self.acting
 
+    def fingerprint(self, body: BaseModel | None) -> str:
+        return fingerprint(self.method, self.path, {} if body is None else body.model_dump(mode="json"))
+
     async def run(self, body: BaseModel | None, action: Action, *, status: int = 201) -> JSONResponse:
         """Run `action` once per idempotency key and answer with its result (or the first answer)."""
-        request_fingerprint = fingerprint(self.method, self.path, {} if body is None else body.model_dump(mode="json"))
 
-        async def command(session: AsyncSession) -> dict[str, object]:
+        async def command(session: AsyncSession) -> dict[str, Any]:
             return (await action(session)).model_dump(mode="json")
 
-        outcome = await self.services.executor.run(self.scope, self.key, request_fingerprint, status, command)
+        outcome = await self.services.executor.run(self.scope, self.key, self.fingerprint(body), status, command)
         return keyed_answer(outcome.status, outcome.body, replayed=outcome.replayed)
 
     async def post_operation(self, body: BaseModel, posting: Posting) -> JSONResponse:
@@ -87,6 +92,25 @@ class CommandContext:
             return OperationOut.of(await posting(session))
 
         return await self.run(body, act)
+
+    async def post_grouped(self, body: BaseModel, grouped: Grouped, posting: Posting) -> JSONResponse:
+        """`post_operation` through the group commit (service/group_commit.py): in a batch, the operation is the
+        one `grouped`'s builder makes of its request; a request the batch leaves alone runs `posting`."""
+        request, builder = grouped
+        keyed = KeyedPosting(
+            self.scope, self.key, self.fingerprint(body), request, builder, self.acting, operation_body
+        )
+
+        async def alone(session: AsyncSession) -> dict[str, Any]:
+            return operation_body(await posting(session))
+
+        outcome = await self.services.group_commit.post(keyed, alone)
+        return keyed_answer(outcome.status, outcome.body, replayed=outcome.replayed)
+
+
+def operation_body(posted: PostedOperation) -> dict[str, Any]:
+    """A posted operation's answer (201)."""
+    return OperationOut.of(posted).model_dump(mode="json")
 
 
 # Every command solves one of these two: they take the services from the request themselves rather than through

@@ -30,6 +30,7 @@ from wallet.domain.accounts import AccountKind
 from wallet.domain.currencies import CURRENCIES
 from wallet.domain.idempotency import fingerprint
 from wallet.domain.operations import OperationKind
+from wallet.service.money import EntryRequest
 from wallet.service.stake_batches import KeyedStake
 
 router = APIRouter(prefix=f"{MOUNT}/v1", dependencies=[Depends(require_internal_token)])
@@ -77,19 +78,25 @@ async def currencies() -> list[CurrencyOut]:
 
 
 # -- tournaments ----------------------------------------------------------------------------------------------
-@posts(wo.PAID_ENTRY)
-async def paid_entry(command: CommandContext, session: AsyncSession, body: wo.EntryIn, tournament_id: str) -> Posted:
-    return await command.services.money.paid_entry(
-        session,
+def _entry(command: CommandContext, body: wo.EntryIn, tournament_id: str) -> EntryRequest:
+    return EntryRequest(
         OperationKind(body.kind),
-        tournament_id=tournament_id,
-        player_id=body.player_id,
-        currency=body.currency,
-        prize_part=body.prize_part,
-        fee=body.fee,
-        jackpot_contribution=body.jackpot_contribution,
-        acting=command.acting,
+        tournament_id,
+        body.player_id,
+        body.currency,
+        body.prize_part,
+        body.fee,
+        body.jackpot_contribution,
+        command.acting,
     )
+
+
+@posts(
+    wo.PAID_ENTRY,
+    grouped=lambda command, body, **ids: (_entry(command, body, **ids), command.services.money.entry_operations),
+)
+async def paid_entry(command: CommandContext, session: AsyncSession, body: wo.EntryIn, tournament_id: str) -> Posted:
+    return await command.services.money.paid_entry(session, _entry(command, body, tournament_id))
 
 
 @posts(wo.SATELLITE_ENTRY)

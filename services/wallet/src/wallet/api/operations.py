@@ -11,14 +11,17 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from platform_kit.wallet_operations import WalletBody, WalletOperation
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters.ledger import PostedOperation
-from wallet.api.context import CommandContext, Internal
+from wallet.api.context import CommandContext, Grouped, Internal
 from wallet.api.schemas import OperationOut
 
 Posted = PostedOperation
 Handler = Callable[..., Awaitable[PostedOperation]]
 """`handler(command, session, body, **ids)`: posts the operation in the command's transaction."""
+Grouping = Callable[..., Grouped]
+"""`grouping(command, body, **ids)`: the command as the group commit takes it (CommandContext.post_grouped)."""
 
 
 def declared(spec: WalletOperation[Any], router: APIRouter) -> dict[str, Any]:
@@ -33,14 +36,21 @@ def declared(spec: WalletOperation[Any], router: APIRouter) -> dict[str, Any]:
     }
 
 
-def operation_routes(router: APIRouter) -> Callable[[WalletOperation[Any]], Callable[[Handler], Handler]]:
+def operation_routes(router: APIRouter) -> Callable[..., Callable[[Handler], Handler]]:
     """`@posts(SPEC)` on a handler adds SPEC's route to `router`: POST, answered 201 with the operation, run
     once per Idempotency-Key (CommandContext.post_operation)."""
 
-    def posts(spec: WalletOperation[Any]) -> Callable[[Handler], Handler]:
+    def posts(spec: WalletOperation[Any], *, grouped: Grouping | None = None) -> Callable[[Handler], Handler]:
+        """`grouped`: the command has a batch form, and runs through the group commit."""
+
         def register(handler: Handler) -> Handler:
             async def endpoint(command: CommandContext, body: WalletBody, **ids: str) -> JSONResponse:
-                return await command.post_operation(body, lambda session: handler(command, session, body, **ids))
+                def posting(session: AsyncSession) -> Awaitable[Posted]:
+                    return handler(command, session, body, **ids)
+
+                if grouped is not None:
+                    return await command.post_grouped(body, grouped(command, body, **ids), posting)
+                return await command.post_operation(body, posting)
 
             # FastAPI reads what to parse from the signature: the path's ids, the body's model, the command.
             parameters = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=str) for name in spec.ids]

@@ -27,6 +27,7 @@ from wallet.api.schemas import (
 )
 from wallet.domain.accounts import AccountKind
 from wallet.domain.operations import OperationKind
+from wallet.service.money import CashRequest
 
 router = APIRouter(prefix=f"{MOUNT}/v1/partner", tags=["partner"], dependencies=[Depends(require_internal_token)])
 
@@ -65,11 +66,10 @@ async def withdrawal(player_id: str, body: CashIn, command: Partner) -> JSONResp
 
 
 async def _cash(kind: OperationKind, player_id: str, body: CashIn, command: Partner) -> JSONResponse:
-    return await command.post_operation(
-        body,
-        lambda session: command.services.money.cash(
-            session, kind, command.concessionaire, player_id, body.currency, body.amount, body.reference
-        ),
+    money = command.services.money
+    request = CashRequest(kind, command.concessionaire, player_id, body.currency, body.amount, body.reference)
+    return await command.post_grouped(
+        body, (request, money.cash_operations), lambda session: money.cash(session, request)
     )
 
 

@@ -7,7 +7,7 @@ rows are locked before the window is summed, so two concurrent deposits cannot b
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -46,6 +46,12 @@ class DepositLimits:
         refused = refusal(limits, deposited, amount, now)
         if refused is not None:
             raise refused
+
+    async def unlimited(self, session: AsyncSession, accounts: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Which (player, currency) pairs have no limit set at all: a deposit of theirs `admit`s without a look at
+        the window (the group commit posts those in its batch, service/money.py)."""
+        wanted = set(accounts)
+        return wanted - await store.with_limits(session, wanted)
 
     async def change(
         self, session: AsyncSession, player_id: str, currency: str, requested: Mapping[Period, int | None], by: str

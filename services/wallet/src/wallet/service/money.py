@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from platform_kit.events.wallet import AccountOpened
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -14,16 +16,60 @@ from wallet.adapters.ledger import PostedOperation
 from wallet.domain import operations as ops
 from wallet.domain.accounts import AccountKey, AccountKind
 from wallet.domain.currencies import currency as known_currency
-from wallet.domain.errors import AlreadyReversed, NotReversible
+from wallet.domain.errors import AlreadyReversed, NotReversible, Refusal
 from wallet.domain.operations import EntryRefund, OperationKind
 from wallet.service.deposit_limits import DepositLimits
 from wallet.service.ledger import Ledger, check_acting
+from wallet.service.posting_batches import RUN_ALONE, Built
 
 # Money in and out through the concessionaire's cashier: (player, concessionaire, currency, amount, reference).
 CASH_OPERATIONS: dict[OperationKind, Callable[[str, str, str, int, str | None], ops.Operation]] = {
     OperationKind.DEPOSIT: ops.deposit,
     OperationKind.WITHDRAWAL: ops.withdrawal,
 }
+
+
+@dataclass(frozen=True)
+class CashRequest:
+    """A deposit or withdrawal the concessionaire reports (`Money.cash`'s arguments)."""
+
+    kind: OperationKind
+    concessionaire_id: str
+    player_id: str
+    currency: str
+    amount: int
+    reference: str | None
+
+    def operation(self) -> ops.Operation:
+        return CASH_OPERATIONS[self.kind](
+            self.player_id, self.concessionaire_id, self.currency, self.amount, self.reference
+        )
+
+
+@dataclass(frozen=True)
+class EntryRequest:
+    """A paid entry into a tournament (`Money.paid_entry`'s arguments)."""
+
+    kind: OperationKind
+    tournament_id: str
+    player_id: str
+    currency: str
+    prize_part: int
+    fee: int
+    jackpot_contribution: int
+    acting: str | None
+
+    def operation(self, concessionaire_id: str) -> ops.Operation:
+        return ops.paid_entry(
+            self.kind,
+            player_id=self.player_id,
+            concessionaire_id=concessionaire_id,
+            tournament_id=self.tournament_id,
+            currency=self.currency,
+            prize_part=self.prize_part,
+            fee=self.fee,
+            jackpot_contribution=self.jackpot_contribution,
+        )
 
 
 class Money:
@@ -67,22 +113,26 @@ class Money:
         return await self.directory.concessionaire_of(session, player_id)
 
     # -- the concessionaire's cashier ---------------------------------------------------------------------------
-    async def cash(
-        self,
-        session: AsyncSession,
-        kind: OperationKind,
-        concessionaire_id: str,
-        player_id: str,
-        currency: str,
-        amount: int,
-        reference: str | None,
-    ) -> PostedOperation:
+    async def cash(self, session: AsyncSession, request: CashRequest) -> PostedOperation:
         """A deposit or withdrawal the concessionaire reports, posted acting for it: only its own players' money.
         A deposit past a limit the player set is refused (`deposit_limit_exceeded`, service/deposit_limits.py)."""
-        operation = CASH_OPERATIONS[kind](player_id, concessionaire_id, currency, amount, reference)
-        if kind is OperationKind.DEPOSIT:
-            await self.deposit_limits.admit(session, player_id, currency, amount)
-        return await self.ledger.post(session, operation, acting=concessionaire_id)
+        operation = request.operation()
+        if request.kind is OperationKind.DEPOSIT:
+            await self.deposit_limits.admit(session, request.player_id, request.currency, request.amount)
+        return await self.ledger.post(session, operation, acting=request.concessionaire_id)
+
+    async def cash_operations(self, session: AsyncSession, requests: Sequence[CashRequest]) -> list[Built]:
+        """`cash` of each request for the group commit (service/group_commit.py): its operation, or its refusal; a
+        deposit of a player with deposit limits is left to run alone (`admit` sums its window under the limits'
+        lock, one deposit at a time)."""
+        deposits = [(r.player_id, r.currency) for r in requests if r.kind is OperationKind.DEPOSIT]
+        unlimited = await self.deposit_limits.unlimited(session, deposits)
+        return [
+            RUN_ALONE
+            if r.kind is OperationKind.DEPOSIT and (r.player_id, r.currency) not in unlimited
+            else _built(r.operation)
+            for r in requests
+        ]
 
     async def fund(
         self,
@@ -97,30 +147,28 @@ class Money:
         return await self.ledger.post(session, operation, acting=concessionaire_id)
 
     # -- tournaments --------------------------------------------------------------------------------------------
-    async def paid_entry(
-        self,
-        session: AsyncSession,
-        kind: OperationKind,
-        *,
-        tournament_id: str,
-        player_id: str,
-        currency: str,
-        prize_part: int,
-        fee: int,
-        jackpot_contribution: int,
-        acting: str | None,
-    ) -> PostedOperation:
-        operation = ops.paid_entry(
-            kind,
-            player_id=player_id,
-            concessionaire_id=await self._entrant(session, player_id, currency, acting),
-            tournament_id=tournament_id,
-            currency=currency,
-            prize_part=prize_part,
-            fee=fee,
-            jackpot_contribution=jackpot_contribution,
-        )
-        return await self.ledger.post(session, operation, acting=acting)
+    async def paid_entry(self, session: AsyncSession, request: EntryRequest) -> PostedOperation:
+        concessionaire = await self._entrant(session, request.player_id, request.currency, request.acting)
+        return await self.ledger.post(session, request.operation(concessionaire), acting=request.acting)
+
+    async def entry_operations(self, session: AsyncSession, requests: Sequence[EntryRequest]) -> list[Built]:
+        """`paid_entry` of each request for the group commit: its operation, or its refusal; an entry that would
+        open the player's account (`_entrant`) is left to run alone."""
+        built: list[Built] = []
+        for r in requests:
+            if (
+                r.acting is not None
+                and await self.directory.find(session, AccountKey.player(r.player_id, r.currency)) is None
+            ):
+                built.append(RUN_ALONE)
+                continue
+            try:
+                concessionaire = await self.directory.concessionaire_of(session, r.player_id)
+            except Refusal as refusal:
+                built.append(refusal)
+            else:
+                built.append(_built(functools.partial(r.operation, concessionaire)))
+        return built
 
     async def satellite_entry(
         self,
@@ -288,3 +336,11 @@ class Money:
                 reversed_by=existing,
             )
         return await self.ledger.post(session, ops.reversal(original.operation, operation_id, reason))
+
+
+def _built(operation: Callable[[], ops.Operation]) -> Built:
+    """The operation, or the refusal its rules raise (a bad amount …)."""
+    try:
+        return operation()
+    except Refusal as refusal:
+        return refusal
