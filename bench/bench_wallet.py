@@ -80,6 +80,8 @@ class Result:
     p99_ms: float
     cpu_seconds: float
     round_trips: int | None
+    failed: int = 0
+    """Answers other than 201 and socket errors (wrk): none is expected."""
 
     @classmethod
     def measured(
@@ -108,7 +110,7 @@ class Result:
         return (
             f"| {self.layer} | {self.scenario} | {self.operations} | {per_second:,.0f} | "
             f"{per_second * self.transfers_per_operation:,.0f} | {self.p50_ms:.1f} | {self.p99_ms:.1f} | {cpu:.2f} |"
-            f" {trips} |"
+            f" {trips} | {self.failed} |"
         )
 
 
@@ -367,10 +369,20 @@ async def measure_http(
                 run_wrk, WRK_SCRIPT, str(http.base_url), connections=connections, seconds=seconds, env=env
             )
             cpu = server_cpu_seconds(process.pid) - cpu
-            assert figures.failed == 0, f"{figures.failed} requests failed ({scenario})"
             operations = round(figures.throughput * seconds)
             results.append(
-                Result(layer, scenario, operations, legs, seconds, figures.p50_ms, figures.p99_ms, cpu, None)
+                Result(
+                    layer,
+                    scenario,
+                    operations,
+                    legs,
+                    seconds,
+                    figures.p50_ms,
+                    figures.p99_ms,
+                    cpu,
+                    None,
+                    figures.failed,
+                )
             )
         else:
             call = http_buy_in(http) if buy_in else http_deposit(http, pairs)
@@ -409,9 +421,10 @@ async def main(
         f" the peers: {peers}"
     )
     print(
-        "| layer | scenario | operations | operations/s | transfers/s | p50 ms | p99 ms | CPU ms/op | round trips/op |"
+        "| layer | scenario | operations | operations/s | transfers/s | p50 ms | p99 ms | CPU ms/op | round trips/op"
+        " | failed |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for result in results:
         print(result.row())
 
