@@ -23,6 +23,9 @@ __all__ = ["BigIntPK", "Database", "UtcDateTime"]
 # Auto-incrementing 64-bit keys on PostgreSQL; SQLite only auto-increments an INTEGER PRIMARY KEY.
 BigIntPK = BigInteger().with_variant(Integer(), "sqlite")
 _READ_ONLY = "platform_read_only"
+_NO_TRANSACTION = "platform_no_transaction"
+SQLITE_READERS = 2
+"""Connections for the reads of an SQLite file (see `Database.__init__`)."""
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -79,10 +82,16 @@ class Database:
                 pool_timeout=pool_timeout,
                 pool_recycle=1800,
             )
-        self.engine: AsyncEngine = create_async_engine(url, **options)
-        if self.is_sqlite:
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-            event.listen(self.engine.sync_engine, "begin", _sqlite_begin)
+        self.engine: AsyncEngine = _engine(url, options)
+        self._readers = self.engine
+        if self.is_sqlite and parsed.database and parsed.database != ":memory:":
+            # The reads on connections of their own, a few, taken first come first served. aiosqlite runs each
+            # connection in a thread of its own, and every thread that has a result for the event loop waits for
+            # the GIL: with the writers' pool (up to 15 connections) shared by 50 concurrent reads, a read's p99
+            # was ~100 ms; with SQLITE_READERS it is ~25 ms, and more of them a second (bench_gateway, issue 14).
+            # In WAL a reader never waits for a writer, so a small pool of readers only queues reads.
+            readers = {"poolclass": FairQueuePool, "pool_size": SQLITE_READERS, "max_overflow": 0}
+            self._readers = _engine(url, options | readers | {"pool_timeout": pool_timeout})
         self._writing = async_sessionmaker(self.engine, expire_on_commit=False)
         #: Sessions for reads: they refuse to write (`ReadOnlySession`). On SQLite their transaction is deferred,
         #: so readers never queue for the one write lock (WAL lets them read beside a writer), and its snapshot
@@ -91,10 +100,18 @@ class Database:
         #: round trip for a one-statement read instead of three (a round trip costs more CPU here than the
         #: query: the capacity note of issue 14).
         reading = {_READ_ONLY: True} if self.is_sqlite else {_READ_ONLY: True, "isolation_level": "AUTOCOMMIT"}
-        self._reading_engine = self.engine.execution_options(**reading)
+        self._reading_engine = self._readers.execution_options(**reading)
         event.listen(self._reading_engine.sync_engine, "before_execute", _refuse_dml)
         self.sessions = async_sessionmaker(
             self._reading_engine, expire_on_commit=False, sync_session_class=ReadOnlySession
+        )
+        #: The read connections run without a transaction on both databases: each statement reads a snapshot of
+        #: its own, as on PostgreSQL under READ COMMITTED. On SQLite that spares the BEGIN, a statement each
+        #: read paid for (aiosqlite runs every call in its thread: several thread hops a statement).
+        self._connection_engine = (
+            self._reading_engine.execution_options(**{_NO_TRANSACTION: True})
+            if self.is_sqlite
+            else self._reading_engine
         )
 
     @asynccontextmanager
@@ -105,12 +122,13 @@ class Database:
 
     @asynccontextmanager
     async def read_connection(self) -> AsyncIterator[AsyncConnection]:
-        """A connection for Core reads (`select`, `text`), with the read sessions' guarantees — no transaction on
-        PostgreSQL, a deferred one on SQLite, and any INSERT, UPDATE or DELETE refused before it reaches the
-        database — without an ORM session around it: a one-row read costs about 200 µs less CPU this way
-        (the session's transaction object, its ORM execute state and event: issue 14). For a hot read path;
-        `sessions()` otherwise. Returned to the pool when the block ends, also on an exception."""
-        async with self._reading_engine.connect() as connection:
+        """A connection for Core reads (`select`, `text`), without a transaction (each statement sees what was
+        committed when it began, on SQLite as on PostgreSQL) and with any INSERT, UPDATE or DELETE refused before
+        it reaches the database, and without an ORM session around it: a one-row read costs about 200 µs less CPU
+        this way (the session's transaction object, its ORM execute state and event: issue 14). For a hot read
+        path whose statements need not share a snapshot; `sessions()` otherwise. Returned to the pool when the
+        block ends, also on an exception."""
+        async with self._connection_engine.connect() as connection:
             yield connection
 
     async def ping(self) -> bool:
@@ -123,6 +141,8 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+        if self._readers is not self.engine:
+            await self._readers.dispose()
 
 
 def after_commit(session: AsyncSession, callback: Callable[[], object]) -> None:
@@ -173,6 +193,14 @@ class ReadOnlySessionError(RuntimeError):
     """Code wrote through `Database.sessions()` or `Database.read_connection()`: use `Database.transaction()`."""
 
 
+def _engine(url: str, options: dict[str, Any]) -> AsyncEngine:
+    engine = create_async_engine(url, **options)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(engine.sync_engine, "begin", _sqlite_begin)
+    return engine
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # SQLAlchemy, not the driver, opens transactions (see _sqlite_begin_immediate).
     dbapi_connection.isolation_level = None
@@ -187,5 +215,7 @@ def _sqlite_begin(connection: Any) -> None:
     # A deferred transaction that reads and then writes fails at once (SQLITE_BUSY_SNAPSHOT) when another
     # connection committed in between; taking the write lock up front makes a writer wait its turn instead.
     # A reader (`Database.sessions`) never writes: it begins deferred and waits for nobody.
-    reading = connection.get_execution_options().get(_READ_ONLY, False)
-    connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+    options = connection.get_execution_options()
+    if options.get(_NO_TRANSACTION, False):
+        return  # a read connection: the driver runs each statement in a transaction of its own (autocommit)
+    connection.exec_driver_sql("BEGIN" if options.get(_READ_ONLY, False) else "BEGIN IMMEDIATE")
