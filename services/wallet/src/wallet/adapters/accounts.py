@@ -50,6 +50,13 @@ def account_from_row(row: Any) -> Account:
 _INSERTED_HERE = "wallet.directory_rows_inserted"
 # Built once with a bound parameter: SQLAlchemy finds it compiled at once (a player's first entry of a process).
 _CONCESSIONAIRE_OF = select(players.c.concessionaire_id).where(players.c.player_id == bindparam("player_id"))
+_CONCESSIONAIRES_OF = select(players.c.player_id, players.c.concessionaire_id).where(
+    players.c.player_id.in_(bindparam("players", expanding=True))
+)
+
+
+def unknown_player(player_id: str) -> UnknownAccount:
+    return UnknownAccount(f"Player {player_id!r} has no account in the wallet.", player_id=player_id)
 
 
 def _inserted_here(session: AsyncSession) -> set[str | AccountKey]:
@@ -73,10 +80,24 @@ class AccountDirectory:
             return self._players[player_id]
         concessionaire = await session.scalar(_CONCESSIONAIRE_OF, {"player_id": player_id})
         if concessionaire is None:
-            raise UnknownAccount(f"Player {player_id!r} has no account in the wallet.", player_id=player_id)
+            raise unknown_player(player_id)
         if player_id not in _inserted_here(session):
             self._players[player_id] = concessionaire
         return str(concessionaire)
+
+    async def concessionaires_of(self, session: AsyncSession, player_ids: Iterable[str]) -> dict[str, str]:
+        """`concessionaire_of` of each player, with one SELECT for those not known yet; an unknown player is
+        missing from the answer."""
+        wanted = set(player_ids)
+        found = {player: self._players[player] for player in wanted if player in self._players}
+        missing = sorted(wanted - found.keys())
+        if missing:
+            inserted = _inserted_here(session)
+            for player, concessionaire in await session.execute(_CONCESSIONAIRES_OF, {"players": missing}):
+                found[player] = concessionaire
+                if player not in inserted:
+                    self._players[player] = concessionaire
+        return found
 
     async def register_player(
         self, session: AsyncSession, player_id: str, concessionaire_id: str, now: datetime
@@ -112,13 +133,7 @@ class AccountDirectory:
         """`resolve` of each set of keys, with one SELECT for them all: its accounts, or the refusal of a set that
         names a player's account never opened."""
         sets = [set(keys) for keys in key_sets]
-        wanted = set().union(*sets)
-        found = {key: self._accounts[key] for key in wanted if key in self._accounts}
-        missing = wanted - found.keys()
-        if missing:
-            for account in await self._select(session, missing):
-                found[account.key] = account
-                self._remember(session, account)
+        found = await self.find_many(session, set().union(*sets))
         resolved: list[dict[AccountKey, Account] | UnknownAccount] = []
         for keys in sets:
             try:
@@ -143,6 +158,17 @@ class AccountDirectory:
                 await self.concessionaire_of(session, key.owner) if key.kind.owned_by_player else key.concessionaire_id
             )
             found[key] = await self.open(session, key, concessionaire, now)
+
+    async def find_many(self, session: AsyncSession, keys: Iterable[AccountKey]) -> dict[AccountKey, Account]:
+        """The accounts of `keys` that are open, with one SELECT for those not known yet."""
+        wanted = set(keys)
+        found = {key: self._accounts[key] for key in wanted if key in self._accounts}
+        missing = wanted - found.keys()
+        if missing:
+            for account in await self._select(session, missing):
+                found[account.key] = account
+                self._remember(session, account)
+        return found
 
     async def find(self, session: AsyncSession, key: AccountKey) -> Account | None:
         if key in self._accounts:

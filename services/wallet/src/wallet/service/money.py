@@ -11,7 +11,7 @@ from platform_kit.events.wallet import AccountOpened
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters import ledger as ledger_rows
-from wallet.adapters.accounts import Account
+from wallet.adapters.accounts import Account, unknown_player
 from wallet.adapters.ledger import PostedOperation
 from wallet.domain import operations as ops
 from wallet.domain.accounts import AccountKey, AccountKind
@@ -153,21 +153,19 @@ class Money:
 
     async def entry_operations(self, session: AsyncSession, requests: Sequence[EntryRequest]) -> list[Built]:
         """`paid_entry` of each request for the group commit: its operation, or its refusal; an entry that would
-        open the player's account (`_entrant`) is left to run alone."""
+        open the player's account (`_entrant`) is left to run alone. The players' accounts and concessionaires
+        are read for all the requests at once."""
+        opening = {AccountKey.player(r.player_id, r.currency) for r in requests if r.acting is not None}
+        opened = await self.directory.find_many(session, opening)
+        owners = await self.directory.concessionaires_of(session, {r.player_id for r in requests})
         built: list[Built] = []
         for r in requests:
-            if (
-                r.acting is not None
-                and await self.directory.find(session, AccountKey.player(r.player_id, r.currency)) is None
-            ):
+            if r.acting is not None and AccountKey.player(r.player_id, r.currency) not in opened:
                 built.append(RUN_ALONE)
-                continue
-            try:
-                concessionaire = await self.directory.concessionaire_of(session, r.player_id)
-            except Refusal as refusal:
-                built.append(refusal)
+            elif r.player_id not in owners:
+                built.append(unknown_player(r.player_id))
             else:
-                built.append(_built(functools.partial(r.operation, concessionaire)))
+                built.append(_built(functools.partial(r.operation, owners[r.player_id])))
         return built
 
     async def satellite_entry(
