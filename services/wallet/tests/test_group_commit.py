@@ -79,15 +79,20 @@ async def test_a_batch_posts_each_command_once_and_answers_each_as_it_would_alon
             entry(services, "t1", "p1", "k5"),
             cash(services, OperationKind.DEPOSIT, "p1", 100, "k1"),  # k1 again: a retry
             cash(services, OperationKind.DEPOSIT, "p1", 999, "k1"),  # k1 for another request
+            entry(services, "t1", "ghost", "k8"),  # a player the wallet does not know
         ]
     )
 
     assert not any(answer is RUN_ALONE for answer in answers)
     statuses = [(a.status, a.replayed) for a in answers]  # type: ignore[union-attr]
-    assert statuses == [(201, False), (409, False), (201, False), (201, False), (201, False), (201, True), (409, False)]
+    assert statuses == [
+        (201, False), (409, False), (201, False), (201, False), (201, False), (201, True), (409, False), (404, False)
+    ]  # fmt: skip
     assert answers[1].body["code"] == "insufficient_funds"  # type: ignore[union-attr]
     assert answers[5].body == answers[0].body  # type: ignore[union-attr]
     assert answers[6].body["code"] == "idempotency_key_reused"  # type: ignore[union-attr]
+    ghost = await api.buy_in("t1", "ghost", 90, 10)  # over HTTP under a new key: the same refusal
+    assert answers[7].body == ghost.json()  # type: ignore[union-attr]
     assert (await api.balance("p1"), await api.balance("p2"), await api.escrow("t1")) == (1_000, 20, 90)
 
     # The same keys sent alone over HTTP get the batch's answers: the refusal too, though p2 now has the money.
