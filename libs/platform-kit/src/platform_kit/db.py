@@ -91,7 +91,7 @@ class Database:
             # was ~100 ms; with SQLITE_READERS it is ~25 ms, and more of them a second (bench_gateway, issue 14).
             # In WAL a reader never waits for a writer, so a small pool of readers only queues reads.
             readers = {"poolclass": FairQueuePool, "pool_size": SQLITE_READERS, "max_overflow": 0}
-            self._readers = _engine(url, options | readers | {"pool_timeout": pool_timeout})
+            self._readers = _engine(url, options | readers | {"pool_timeout": pool_timeout}, readers=True)
         self._writing = async_sessionmaker(self.engine, expire_on_commit=False)
         #: Sessions for reads: they refuse to write (`ReadOnlySession`). On SQLite their transaction is deferred,
         #: so readers never queue for the one write lock (WAL lets them read beside a writer), and its snapshot
@@ -193,20 +193,29 @@ class ReadOnlySessionError(RuntimeError):
     """Code wrote through `Database.sessions()` or `Database.read_connection()`: use `Database.transaction()`."""
 
 
-def _engine(url: str, options: dict[str, Any]) -> AsyncEngine:
+def _engine(url: str, options: dict[str, Any], *, readers: bool = False) -> AsyncEngine:
     engine = create_async_engine(url, **options)
     if engine.dialect.name == "sqlite":
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(engine.sync_engine, "connect", _sqlite_reader_pragmas if readers else _sqlite_pragmas)
         event.listen(engine.sync_engine, "begin", _sqlite_begin)
     return engine
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # SQLAlchemy, not the driver, opens transactions (see _sqlite_begin_immediate).
-    dbapi_connection.isolation_level = None
+    _sqlite_reader_pragmas(dbapi_connection, _record)
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _sqlite_reader_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """A reader's connection does not switch the file to WAL: that is a writer's (the mode is the file's, kept
+    once set), and a switch made by two connections opening at once on a new file failed one of them with
+    "database is locked"."""
+    # SQLAlchemy, not the driver, opens transactions (see _sqlite_begin).
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
 

@@ -46,6 +46,10 @@ def run_env(metadata: MetaData) -> None:
         )
         with context.begin_transaction():
             context.run_migrations()
+        if connection.dialect.name == "sqlite":
+            # The file in WAL (the mode is the file's) before the service's pools open on it: switched by the
+            # first of them instead, it raced the others opening at start-up ("database is locked").
+            connection.exec_driver_sql("PRAGMA journal_mode=WAL")
 
     async def run() -> None:
         engine = create_async_engine(url)
