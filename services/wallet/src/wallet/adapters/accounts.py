@@ -364,7 +364,11 @@ async def _insufficient(session: AsyncSession, changes: Mapping[int, AccountChan
     spending = [row for row in rows if not row.may_go_negative and changes[row.id].available < 0]
     assert spending, f"an account change was refused, yet it spends from no checked account: {dict(changes)}"
     short = next((row for row in spending if row.balance - row.held < -changes[row.id].available), spending[0])
-    key, available, needed = account_from_row(short).key, short.balance - short.held, -changes[short.id].available
+    return insufficient_funds(account_from_row(short).key, short.balance - short.held, -changes[short.id].available)
+
+
+def insufficient_funds(key: AccountKey, available: int, needed: int) -> InsufficientFunds:
+    """The refusal of a change the account `key` does not cover, in the words every path of the wallet uses."""
     return InsufficientFunds(
         f"Account {key} has {available} available, {needed} needed.",
         account=str(key),

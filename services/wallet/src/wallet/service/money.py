@@ -16,11 +16,11 @@ from wallet.adapters.ledger import PostedOperation
 from wallet.domain import operations as ops
 from wallet.domain.accounts import AccountKey, AccountKind
 from wallet.domain.currencies import currency as known_currency
-from wallet.domain.errors import AlreadyReversed, NotReversible, Refusal
+from wallet.domain.errors import AlreadyReversed, NotReversible
 from wallet.domain.operations import EntryRefund, OperationKind
 from wallet.service.deposit_limits import DepositLimits
 from wallet.service.ledger import Ledger, check_acting
-from wallet.service.posting_batches import RUN_ALONE, Built
+from wallet.service.posting_batches import RUN_ALONE, Built, built
 
 # Money in and out through the concessionaire's cashier: (player, concessionaire, currency, amount, reference).
 CASH_OPERATIONS: dict[OperationKind, Callable[[str, str, str, int, str | None], ops.Operation]] = {
@@ -130,7 +130,7 @@ class Money:
         return [
             RUN_ALONE
             if r.kind is OperationKind.DEPOSIT and (r.player_id, r.currency) not in unlimited
-            else _built(r.operation)
+            else built(r.operation)
             for r in requests
         ]
 
@@ -158,15 +158,15 @@ class Money:
         opening = {AccountKey.player(r.player_id, r.currency) for r in requests if r.acting is not None}
         opened = await self.directory.find_many(session, opening)
         owners = await self.directory.concessionaires_of(session, {r.player_id for r in requests})
-        built: list[Built] = []
+        answers: list[Built] = []
         for r in requests:
             if r.acting is not None and AccountKey.player(r.player_id, r.currency) not in opened:
-                built.append(RUN_ALONE)
+                answers.append(RUN_ALONE)
             elif r.player_id not in owners:
-                built.append(unknown_player(r.player_id))
+                answers.append(unknown_player(r.player_id))
             else:
-                built.append(_built(functools.partial(r.operation, owners[r.player_id])))
-        return built
+                answers.append(built(functools.partial(r.operation, owners[r.player_id])))
+        return answers
 
     async def satellite_entry(
         self,
@@ -334,11 +334,3 @@ class Money:
                 reversed_by=existing,
             )
         return await self.ledger.post(session, ops.reversal(original.operation, operation_id, reason))
-
-
-def _built(operation: Callable[[], ops.Operation]) -> Built:
-    """The operation, or the refusal its rules raise (a bad amount …)."""
-    try:
-        return operation()
-    except Refusal as refusal:
-        return refusal

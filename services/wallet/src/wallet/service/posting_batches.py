@@ -214,9 +214,12 @@ def _refused(refusal: Refusal) -> Answer:
 def _insufficient(short: Shortfall, found: Any) -> InsufficientFunds:
     """The refusal a single command gets from `apply_changes` (adapters/accounts.py), in the same words."""
     key = next(account.key for account in found if account.id == short.account)
-    return InsufficientFunds(
-        f"Account {key} has {short.available} available, {short.needed} needed.",
-        account=str(key),
-        available=short.available,
-        needed=short.needed,
-    )
+    return accounts.insufficient_funds(key, short.available, short.needed)
+
+
+def built(operation: Callable[[], Operation]) -> Operation | Refusal:
+    """A builder's answer for one request: `operation()`, or the refusal its rules raise (a bad amount …)."""
+    try:
+        return operation()
+    except Refusal as refusal:
+        return refusal

@@ -6,6 +6,7 @@ Crash: one transaction, so after a crash none of it happened (no key claimed, no
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,8 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from wallet.adapters.ledger import PostedOperation
 from wallet.domain import operations as ops
-from wallet.domain.errors import Refusal
-from wallet.service.posting_batches import Built, KeyedPosting, PostingBatches, RunAlone
+from wallet.service.posting_batches import Built, KeyedPosting, PostingBatches, RunAlone, built
 
 
 @dataclass(frozen=True)
@@ -37,22 +37,19 @@ class _Stake:
 
 async def _stakes(session: AsyncSession, requests: Sequence[_Stake]) -> list[Built]:
     """A stake's operation is the request's alone: nothing to read, nothing left to the single command."""
-    built: list[Built] = []
-    for request in requests:
-        stake = request.stake
-        try:
-            built.append(
-                ops.stake(
-                    player_id=stake.player_id,
-                    draw_id=request.draw_id,
-                    currency=stake.currency,
-                    amount=stake.amount,
-                    coupon_id=stake.coupon_id,
-                )
+    return [
+        built(
+            functools.partial(
+                ops.stake,
+                player_id=request.stake.player_id,
+                draw_id=request.draw_id,
+                currency=request.stake.currency,
+                amount=request.stake.amount,
+                coupon_id=request.stake.coupon_id,
             )
-        except Refusal as refusal:
-            built.append(refusal)
-    return built
+        )
+        for request in requests
+    ]
 
 
 class StakeBatches:
