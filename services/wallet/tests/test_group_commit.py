@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import text
 from wallet.adapters.ledger import PostedOperation
 from wallet.api.context import operation_body
 from wallet.bootstrap import Services
@@ -197,3 +198,38 @@ async def test_a_batch_that_fails_whole_leaves_each_of_its_commands_alone(
     assert await api.balance("p1") == 50
     assert replayed(await api.deposit("c1", "p1", 10, key="k0"))
     assert await api.balance("p1") == 50
+
+
+async def test_each_answer_of_a_batch_names_its_own_operation_between_single_commands(
+    wallet: tuple[FastAPI, WalletApi],
+) -> None:
+    """A batch takes its operation ids before writing (adapters/ledger.reserve_operation_ids: on SQLite the ids
+    after the highest, under the write lock; on PostgreSQL from the sequence). Between single commands, and with
+    a refused command in the batch, each 201 names the operation whose transfer moved its amount."""
+    app, api = wallet
+    services: Services = app.state.services
+    await funded(api, "p1", 1_000)
+    before = (await api.deposit("c1", "p1", 1)).json()["operation_id"]
+
+    answers = await services.group_commit.batches.run(
+        [
+            cash(services, OperationKind.DEPOSIT, "p1", 11, "d11"),
+            cash(services, OperationKind.WITHDRAWAL, "p1", 10**9, "refused"),
+            cash(services, OperationKind.DEPOSIT, "p1", 12, "d12"),
+            cash(services, OperationKind.WITHDRAWAL, "p1", 13, "w13"),
+        ]
+    )
+    after = (await api.deposit("c1", "p1", 2)).json()["operation_id"]
+
+    posted = [a for a in answers if a.status == 201]  # type: ignore[union-attr]
+    ids = [a.body["operation_id"] for a in posted]  # type: ignore[union-attr]
+    assert before < ids[0] < ids[1] < ids[2] < after
+    async with services.runtime.db.read_connection() as connection:
+        rows = await connection.execute(
+            text("SELECT operation_id, amount FROM transfers WHERE operation_id IN (:a, :b, :c)"),
+            {"a": ids[0], "b": ids[1], "c": ids[2]},
+        )
+        assert sorted(rows.all()) == [(ids[0], 11), (ids[1], 12), (ids[2], 13)]
+    assert [a.body["transfers"][0]["amount"] for a in posted] == [11, 12, 13]  # type: ignore[union-attr]
+    assert (await api.balance("p1")) == 1_000 + 1 + 11 + 12 - 13 + 2
+    assert (await api.reconciliation())["ok"] is True

@@ -65,11 +65,17 @@ async def insert_operation(
 
 
 async def reserve_operation_ids(session: AsyncSession, count: int) -> list[int]:
-    """PostgreSQL: `count` ids for operations to come, drawn from the table's sequence (an id drawn and not used
-    is a gap, as a rolled-back insert leaves). Elsewhere none: `insert_operations` inserts one by one there."""
-    if not writes_in_with(session) or count == 0:
+    """`count` ids for operations to come, in the batch's order. PostgreSQL: drawn from the table's sequence (an
+    id drawn and not used is a gap, as a rolled-back insert leaves). SQLite: the ids after the highest, which are
+    those SQLite itself would give (an INTEGER PRIMARY KEY without AUTOINCREMENT); no other writer can take them
+    first, as every writing transaction holds the database's write lock from its BEGIN IMMEDIATE (kit `db`), and
+    a rollback takes the rows and the ids back together."""
+    if count == 0:
         return []
-    return sorted((await session.execute(_NEXT_OPERATION_IDS, {"count": count})).scalars())  # in the batch's order
+    if writes_in_with(session):
+        return sorted((await session.execute(_NEXT_OPERATION_IDS, {"count": count})).scalars())
+    highest = (await session.execute(_HIGHEST_OPERATION_ID)).scalar_one() or 0
+    return list(range(highest + 1, highest + 1 + count))
 
 
 async def insert_operations(
@@ -78,11 +84,11 @@ async def insert_operations(
     ids: Sequence[int],
     now: datetime,
 ) -> list[PostedOperation]:
-    """Many operations and their transfers (in leg order), given ids from `reserve_operation_ids`: on PostgreSQL
-    two statements whatever their number (each rows sent at once); elsewhere `insert_operation` each. Their
-    accounts are not locked here: the caller holds their locks already."""
-    if not ids or not batch:
-        return [await insert_operation(session, operation, resolved, now) for operation, resolved in batch]
+    """Many operations and their transfers (in leg order), given ids from `reserve_operation_ids`: two
+    statements whatever their number (each one's rows sent at once). Their accounts are not locked here: the
+    caller holds their locks already."""
+    if not batch:
+        return []
     posted = [
         PostedOperation(
             operation_id,
@@ -175,6 +181,7 @@ _INSERT_OPERATION_WITH_ID = operations.insert()
 _NEXT_OPERATION_IDS = select(func.nextval(func.pg_get_serial_sequence("operations", "id"))).select_from(
     func.generate_series(1, bindparam("count"))
 )
+_HIGHEST_OPERATION_ID = select(func.max(operations.c.id))
 _INSERT_TRANSFERS = transfers.insert()
 
 
