@@ -17,6 +17,7 @@ from sqlalchemy.sql import Executable
 
 from platform_kit.fair_pool import FairQueuePool
 from platform_kit.instants import as_utc
+from platform_kit.sqlite_driver import one_hop_dbapi
 
 __all__ = ["BigIntPK", "Database", "UtcDateTime"]
 
@@ -66,6 +67,7 @@ class Database:
             if parsed.database and parsed.database != ":memory:":
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
             options["connect_args"] = {"timeout": 30}
+            options["module"] = one_hop_dbapi()
         else:
             # No pre-ping: it costs a round trip per checkout; a connection broken by a database restart fails
             # its request once (a retryable 5xx) and is discarded by the pool.
