@@ -23,6 +23,7 @@ from sqlalchemy.dialects.sqlite.aiosqlite import (
     AsyncAdapt_aiosqlite_cursor,
     AsyncAdapt_aiosqlite_dbapi,
 )
+from sqlalchemy.util import EMPTY_DICT
 
 __all__ = ["one_hop_dbapi"]
 
@@ -57,7 +58,7 @@ class _OneHopCursor(AsyncAdapt_aiosqlite_cursor):
         self._adapt_connection = adapt_connection
         self._connection = adapt_connection._connection
         self._rows: collections.deque[Any] = collections.deque()
-        self._soft_closed_memoized = {}
+        self._soft_closed_memoized = EMPTY_DICT
         self._description: Any = None
         self._rowcount = -1
         self._lastrowid: int | None = None
@@ -107,7 +108,7 @@ class _OneHopCursor(AsyncAdapt_aiosqlite_cursor):
 
 class _OneHopConnection(AsyncAdapt_aiosqlite_connection):
     __slots__ = ()
-    _cursor_cls = _OneHopCursor
+    _cursor_cls: type[AsyncAdapt_aiosqlite_cursor] = _OneHopCursor
 
     def rollback(self) -> None:
         """None of the thread's time when there is nothing to roll back: the pool rolls back every connection it
