@@ -7,7 +7,7 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
-from platform_kit.db import Database
+from platform_kit.db import SQLITE_INLINE_READ_BUSY_SECONDS, Database
 from sqlalchemy import Column, Integer, MetaData, String, Table, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -47,15 +47,28 @@ def thread_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 async def test_a_statement_is_one_call_to_the_connections_thread(db: Database, thread_calls: list[str]) -> None:
+    async with db.sessions() as session:
+        await session.execute(text("SELECT 1"))  # the connection opened, its pragmas set: not counted below
+    thread_calls.clear()
+    async with db.sessions() as session:
+        rows = (await session.execute(select(items.c.id).where(items.c.n > 0))).all()
+        one = await session.scalar(text("SELECT 41 + 1"))
+    assert (rows, one) == ([], 42)
+    # SQLAlchemy's adapter made 3 or 4 calls a statement, BEGIN's and ROLLBACK's included.
+    assert thread_calls == ["_run_statement", "_run_statement", "_run_statement", "rollback"]
+
+
+async def test_a_read_connections_statements_make_no_call_to_the_thread(db: Database, thread_calls: list[str]) -> None:
+    """They run in the event loop's thread (`inline_reads_dbapi`), and giving the connection back, which has no
+    transaction open, rolls nothing back."""
     async with db.read_connection() as connection:
-        await connection.execute(text("SELECT 1"))  # the connection opened, its pragmas set: not counted below
-        thread_calls.clear()
+        await connection.execute(text("SELECT 1"))
+    thread_calls.clear()
+    async with db.read_connection() as connection:
         rows = (await connection.execute(select(items.c.id).where(items.c.n > 0))).all()
         one = await connection.scalar(text("SELECT 41 + 1"))
     assert (rows, one) == ([], 42)
-    # SQLAlchemy's adapter made 3 or 4 calls a statement, and one more for the pool's rollback of a connection
-    # given back, which had no transaction to roll back.
-    assert thread_calls == ["_run_statement", "_run_statement"]
+    assert thread_calls == []
 
 
 async def test_a_transaction_given_back_open_is_rolled_back(db: Database) -> None:
@@ -98,3 +111,13 @@ async def test_an_error_is_the_drivers_and_its_transaction_rolls_back(db: Databa
             await connection.execute(text("SELECT * FROM missing"))
     async with db.read_connection() as connection:
         assert (await connection.execute(select(items))).all() == []  # the first row went with the rollback
+
+
+async def test_a_read_connection_waits_briefly_for_a_lock_and_a_writer_long(db: Database) -> None:
+    """A read connection's wait blocks the event loop (SQLITE_INLINE_READ_BUSY_SECONDS); a writer's does not."""
+    async with db.read_connection() as connection:
+        assert await connection.scalar(text("PRAGMA busy_timeout")) == SQLITE_INLINE_READ_BUSY_SECONDS * 1000
+    async with db.transaction() as session:
+        assert await session.scalar(text("PRAGMA busy_timeout")) == 30_000
+    async with db.sessions() as session:
+        assert await session.scalar(text("PRAGMA busy_timeout")) == 30_000

@@ -17,7 +17,7 @@ from sqlalchemy.sql import Executable
 
 from platform_kit.fair_pool import FairQueuePool
 from platform_kit.instants import as_utc
-from platform_kit.sqlite_driver import one_hop_dbapi
+from platform_kit.sqlite_driver import inline_reads_dbapi, one_hop_dbapi
 
 __all__ = ["BigIntPK", "Database", "UtcDateTime"]
 
@@ -27,6 +27,8 @@ _READ_ONLY = "platform_read_only"
 _NO_TRANSACTION = "platform_no_transaction"
 SQLITE_READERS = 2
 """Connections for the reads of an SQLite file (see `Database.__init__`)."""
+SQLITE_INLINE_READ_BUSY_SECONDS = 0.1
+"""How long a read connection's statement waits for a lock on SQLite, the event loop with it (see there)."""
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -66,7 +68,7 @@ class Database:
         if self.is_sqlite:
             if parsed.database and parsed.database != ":memory:":
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-            options["connect_args"] = {"timeout": 30}
+            options["connect_args"] = {"timeout": 30}  # seconds a statement waits for a lock (the busy timeout)
             options["module"] = one_hop_dbapi()
         else:
             # No pre-ping: it costs a round trip per checkout; a connection broken by a database restart fails
@@ -86,14 +88,16 @@ class Database:
             )
         self.engine: AsyncEngine = _engine(url, options)
         self._readers = self.engine
-        if self.is_sqlite and parsed.database and parsed.database != ":memory:":
+        sqlite_file = self.is_sqlite and bool(parsed.database) and parsed.database != ":memory:"
+        if sqlite_file:
             # The reads on connections of their own, a few, taken first come first served. aiosqlite runs each
             # connection in a thread of its own, and every thread that has a result for the event loop waits for
             # the GIL: with the writers' pool (up to 15 connections) shared by 50 concurrent reads, a read's p99
             # was ~100 ms; with SQLITE_READERS it is ~25 ms, and more of them a second (bench_gateway, issue 14).
             # In WAL a reader never waits for a writer, so a small pool of readers only queues reads.
             readers = {"poolclass": FairQueuePool, "pool_size": SQLITE_READERS, "max_overflow": 0}
-            self._readers = _engine(url, options | readers | {"pool_timeout": pool_timeout}, readers=True)
+            readers |= {"pool_timeout": pool_timeout}
+            self._readers = _engine(url, options | readers, readers=True)
         self._writing = async_sessionmaker(self.engine, expire_on_commit=False)
         #: Sessions for reads: they refuse to write (`ReadOnlySession`). On SQLite their transaction is deferred,
         #: so readers never queue for the one write lock (WAL lets them read beside a writer), and its snapshot
@@ -109,12 +113,20 @@ class Database:
         )
         #: The read connections run without a transaction on both databases: each statement reads a snapshot of
         #: its own, as on PostgreSQL under READ COMMITTED. On SQLite that spares the BEGIN, a statement each
-        #: read paid for (aiosqlite runs every call in its thread: several thread hops a statement).
-        self._connection_engine = (
-            self._reading_engine.execution_options(**{_NO_TRANSACTION: True})
-            if self.is_sqlite
-            else self._reading_engine
-        )
+        #: read paid for. On an SQLite file they have connections of their own besides, whose statements run in
+        #: the event loop's thread (`sqlite_driver.inline_reads_dbapi`: see there why only these).
+        self._connection_engine = self._reading_engine
+        self._inline_readers: AsyncEngine | None = None
+        if sqlite_file:
+            # A lock to wait for (only in the rare moments a WAL reader meets one: a crashed writer's log being
+            # recovered) would be waited for by the whole event loop: a short wait, then "database is locked".
+            connect = {"timeout": SQLITE_INLINE_READ_BUSY_SECONDS, "check_same_thread": False}
+            inline = {"module": inline_reads_dbapi(), "connect_args": connect}
+            self._inline_readers = _engine(url, options | readers | inline, readers=True)
+            self._connection_engine = self._inline_readers.execution_options(**{_READ_ONLY: True})
+            event.listen(self._connection_engine.sync_engine, "before_execute", _refuse_dml)
+        if self.is_sqlite:
+            self._connection_engine = self._connection_engine.execution_options(**{_NO_TRANSACTION: True})
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
@@ -145,6 +157,8 @@ class Database:
         await self.engine.dispose()
         if self._readers is not self.engine:
             await self._readers.dispose()
+        if self._inline_readers is not None:
+            await self._inline_readers.dispose()
 
 
 def after_commit(session: AsyncSession, callback: Callable[[], object]) -> None:
@@ -217,9 +231,6 @@ def _sqlite_reader_pragmas(dbapi_connection: Any, _record: Any) -> None:
     "database is locked"."""
     # SQLAlchemy, not the driver, opens transactions (see _sqlite_begin).
     dbapi_connection.isolation_level = None
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA busy_timeout=30000")
-    cursor.close()
 
 
 def _sqlite_begin(connection: Any) -> None:
