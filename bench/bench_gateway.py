@@ -12,7 +12,10 @@
    through the kit's read sessions, in this process at the same concurrency (the storage layer).
 3. WebSocket fan-out: N clients (1,000 by default) subscribed to one table on one gateway process; table events
    (chat lines carrying their publication time) are put on the gateway's bus, and each client measures the
-   delay to its copy: p50/p99 delivery latency and messages delivered.
+   delay to its copy: p50/p99 delivery latency and messages delivered. The clients are bare asyncio protocols
+   (`ws_load.py`): a WebSocket library's client cost this process a full core at 3,000 sockets, and the figure
+   then measured the load generator. The gateway's WebSockets are as `platform serve` has them (no
+   compression, no protocol pings).
 
     uv run python bench/bench_gateway.py [--database sqlite,postgresql] [--instances 1] [--load wrk|httpx]
         [--seconds 8] [--requests 2000] [--concurrency 50] [--clients 1000] [--events 100]
@@ -44,6 +47,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests-e2e"))
+import ws_load
 from harness.processes import listening_ports
 from wrk_load import Figures, installed, run_wrk
 
@@ -62,10 +66,22 @@ SIGNUP = {
 def run_server(app: Any, port: int) -> None:
     """Served on the event loop the platform's own runner uses (`platform serve`: uvloop)."""
     import uvicorn
+    from platform_runner import serving
     from platform_runner.serving import run, shared_port_socket
 
     # The port shared by every instance (as `<SERVICE>_REUSE_PORT` does): the kernel spreads the connections.
-    config = uvicorn.Config(app, log_level="warning", ws_max_queue=10_000, timeout_keep_alive=60, backlog=2048)
+    # The WebSockets as `platform serve` has them (`serving.server_config`): uvicorn's defaults compress every
+    # message for every socket (permessage-deflate, a tenth of the gateway's time in a fan-out) and ping each
+    # socket besides the gateway's own heartbeat.
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        ws_max_queue=10_000,
+        timeout_keep_alive=60,
+        backlog=2048,
+        ws_per_message_deflate=serving.WEBSOCKET_COMPRESSION,
+        ws_ping_interval=serving.WEBSOCKET_PROTOCOL_PING_SECONDS,
+    )
     run(uvicorn.Server(config).serve(sockets=[shared_port_socket("127.0.0.1", port)]))
 
 
@@ -225,53 +241,46 @@ async def database_read_alone(database_url: str, player_id: str, args: argparse.
 async def fan_out(
     base: str, token: str, clients: int, events: int, interval_ms: float
 ) -> tuple[list[float], int, float]:
-    from websockets.asyncio.client import connect
-
+    """`clients` sockets subscribed to one table, then `events` table events published by the gateway's process
+    itself; each message's latency from its publication to its arrival here. The clients are `ws_load`'s (see
+    there why not a WebSocket library's)."""
     url = base.replace("http", "ws", 1) + "/api/v1/ws?socket=table"
     latencies: list[float] = []
-    received = 0
     done = asyncio.Event()
     expected = clients * events
 
-    async def client(ready: asyncio.Event) -> None:
-        nonlocal received
-        async with connect(url, max_queue=None, open_timeout=60) as ws:
-            await ws.send(json.dumps({"type": "auth", "token": token}))
-            await ws.recv()  # welcome
-            await ws.send(json.dumps({"type": "subscribe", "channel": f"table:{TABLE}"}))
-            await ws.recv()  # subscribed
-            ready.set()
-            async for text in ws:
-                frame = json.loads(text)
-                if frame.get("type") == "ping":
-                    await ws.send('{"type": "pong"}')
-                    continue
-                if frame.get("type") == "message":
-                    sent_ns = int(frame["data"]["payload"]["text"].split(":")[1])
-                    latencies.append((time.time_ns() - sent_ns) / 1e6)
-                    received += 1
-                    if received >= expected:
-                        done.set()
-                if done.is_set():
-                    return
+    def on_text(client: ws_load.WebSocketClient, payload: bytes) -> None:
+        at = payload.find(b'"text":"')  # a table event's chat text: "<n>:<published at, ns>"
+        if at < 0:
+            if payload.startswith(b'{"type":"ping"'):
+                client.send_text('{"type":"pong"}')
+            return
+        sent_ns = int(payload[at + 8 : payload.index(b'"', at + 8)].split(b":")[1])
+        latencies.append((time.time_ns() - sent_ns) / 1e6)
+        if len(latencies) >= expected:
+            done.set()
+
+    async def client() -> ws_load.WebSocketClient:
+        ws = await ws_load.connect(url, on_text)
+        ws.send_text(json.dumps({"type": "auth", "token": token}))
+        await ws.texts.get()  # welcome
+        ws.send_text(json.dumps({"type": "subscribe", "channel": f"table:{TABLE}"}))
+        await ws.texts.get()  # subscribed
+        ws.queued = False
+        return ws
 
     started = time.perf_counter()
-    readies = [asyncio.Event() for _ in range(clients)]
-    tasks = []
-    for ready in readies:  # connect in waves: a thousand handshakes at once would only time out
-        tasks.append(asyncio.create_task(client(ready)))
-        if len(tasks) % 50 == 0:
-            await asyncio.gather(*(r.wait() for r in readies[: len(tasks)]))
-    await asyncio.gather(*(r.wait() for r in readies))
+    sockets: list[ws_load.WebSocketClient] = []
+    while len(sockets) < clients:  # connect in waves: a thousand handshakes at once would only time out
+        sockets += await asyncio.gather(*(client() for _ in range(min(50, clients - len(sockets)))))
     connect_seconds = time.perf_counter() - started
     async with httpx.AsyncClient(base_url=base) as http:
         await http.post("/bench/publish", params={"count": events, "interval_ms": interval_ms})
     with contextlib.suppress(TimeoutError):  # what arrived in time is what is reported
         await asyncio.wait_for(done.wait(), timeout=60 + events * interval_ms / 1000)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    return latencies, received, connect_seconds
+    for ws in sockets:
+        ws.close()
+    return latencies, len(latencies), connect_seconds
 
 
 def row(label: str, load: str, figures: Figures) -> tuple[str, ...]:
