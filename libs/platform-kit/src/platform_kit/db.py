@@ -88,8 +88,8 @@ class Database:
             )
         self.engine: AsyncEngine = _engine(url, options)
         self._readers = self.engine
-        sqlite_file = self.is_sqlite and bool(parsed.database) and parsed.database != ":memory:"
-        if sqlite_file:
+        self._inline_readers: AsyncEngine | None = None
+        if self.is_sqlite and parsed.database and parsed.database != ":memory:":
             # The reads on connections of their own, a few, taken first come first served. aiosqlite runs each
             # connection in a thread of its own, and every thread that has a result for the event loop waits for
             # the GIL: with the writers' pool (up to 15 connections) shared by 50 concurrent reads, a read's p99
@@ -98,6 +98,13 @@ class Database:
             readers = {"poolclass": FairQueuePool, "pool_size": SQLITE_READERS, "max_overflow": 0}
             readers |= {"pool_timeout": pool_timeout}
             self._readers = _engine(url, options | readers, readers=True)
+            # And the read connections on connections of their own again, whose statements run in the event
+            # loop's thread (`sqlite_driver.inline_reads_dbapi`: see there why only these). A lock to wait for
+            # (only in the rare moments a WAL reader meets one: a crashed writer's log being recovered) would be
+            # waited for by the whole event loop: a short wait, then "database is locked".
+            connect = {"timeout": SQLITE_INLINE_READ_BUSY_SECONDS, "check_same_thread": False}
+            inline = {"module": inline_reads_dbapi(), "connect_args": connect}
+            self._inline_readers = _engine(url, options | readers | inline, readers=True)
         self._writing = async_sessionmaker(self.engine, expire_on_commit=False)
         #: Sessions for reads: they refuse to write (`ReadOnlySession`). On SQLite their transaction is deferred,
         #: so readers never queue for the one write lock (WAL lets them read beside a writer), and its snapshot
@@ -105,26 +112,18 @@ class Database:
         #: COMMITTED every statement sees a snapshot of its own anyway, and no BEGIN and ROLLBACK means one
         #: round trip for a one-statement read instead of three (a round trip costs more CPU here than the
         #: query: the capacity note of issue 14).
-        reading = {_READ_ONLY: True} if self.is_sqlite else {_READ_ONLY: True, "isolation_level": "AUTOCOMMIT"}
-        self._reading_engine = self._readers.execution_options(**reading)
-        event.listen(self._reading_engine.sync_engine, "before_execute", _refuse_dml)
+        self._reading_engine = _for_reads(
+            self._readers, **({} if self.is_sqlite else {"isolation_level": "AUTOCOMMIT"})
+        )
         self.sessions = async_sessionmaker(
             self._reading_engine, expire_on_commit=False, sync_session_class=ReadOnlySession
         )
         #: The read connections run without a transaction on both databases: each statement reads a snapshot of
         #: its own, as on PostgreSQL under READ COMMITTED. On SQLite that spares the BEGIN, a statement each
-        #: read paid for. On an SQLite file they have connections of their own besides, whose statements run in
-        #: the event loop's thread (`sqlite_driver.inline_reads_dbapi`: see there why only these).
-        self._connection_engine = self._reading_engine
-        self._inline_readers: AsyncEngine | None = None
-        if sqlite_file:
-            # A lock to wait for (only in the rare moments a WAL reader meets one: a crashed writer's log being
-            # recovered) would be waited for by the whole event loop: a short wait, then "database is locked".
-            connect = {"timeout": SQLITE_INLINE_READ_BUSY_SECONDS, "check_same_thread": False}
-            inline = {"module": inline_reads_dbapi(), "connect_args": connect}
-            self._inline_readers = _engine(url, options | readers | inline, readers=True)
-            self._connection_engine = self._inline_readers.execution_options(**{_READ_ONLY: True})
-            event.listen(self._connection_engine.sync_engine, "before_execute", _refuse_dml)
+        #: read paid for.
+        self._connection_engine = (
+            self._reading_engine if self._inline_readers is None else _for_reads(self._inline_readers)
+        )
         if self.is_sqlite:
             self._connection_engine = self._connection_engine.execution_options(**{_NO_TRANSACTION: True})
 
@@ -196,6 +195,14 @@ class ReadOnlySession(Session):
 def _refuse_writes(state: ORMExecuteState) -> None:
     if state.statement.is_dml:
         raise ReadOnlySessionError(f"a read session may not write: {state.statement}")
+
+
+def _for_reads(engine: AsyncEngine, **options: Any) -> AsyncEngine:
+    """`engine` for reads only: a read transaction on SQLite (BEGIN, not BEGIN IMMEDIATE: see `_sqlite_begin`),
+    and any INSERT, UPDATE or DELETE refused before it is sent (`_refuse_dml`)."""
+    reading = engine.execution_options(**{_READ_ONLY: True}, **options)
+    event.listen(reading.sync_engine, "before_execute", _refuse_dml)
+    return reading
 
 
 def _refuse_dml(connection: Connection, statement: Executable, *_: Any) -> None:

@@ -4,11 +4,12 @@ aiosqlite runs each connection in a thread of its own and every call on it is a 
 event loop queues the call, the thread runs it, then wakes the loop (its own wake-up, and the GIL, taken back
 from a busy loop). SQLAlchemy's adapter makes three or four such calls a statement (open a cursor, execute,
 fetch the rows, close the cursor); here one call does the four. A one-row read costs the loop's thread about
-half the CPU it did (~140 µs from ~280 µs a statement, `bench_gateway`'s and `bench_wallet`'s SQLite figures:
-issue 14). The rows are fetched at once, as the adapter did for every cursor but the server-side ones (which
-stay SQLAlchemy's own); a rollback with no transaction open is no call at all. Nothing else changes: the same connection, thread, transactions and errors.
+half the CPU it did (~150 µs from ~280 µs a statement: issue 14). The rows are fetched at once, as the adapter
+did for every cursor but the server-side ones (which stay SQLAlchemy's own); a rollback with no transaction open
+is no call at all. Nothing else changes: the same connection, thread, transactions and errors.
 
-Used by `platform_kit.db` for every SQLite engine, as the engine's DBAPI module (SQLAlchemy's `module=` hook).
+Used by `platform_kit.db` as the DBAPI module of its SQLite engines (SQLAlchemy's `module=` hook): `one_hop_dbapi`
+for all of them but the read connections' engine, which takes `inline_reads_dbapi`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from sqlalchemy.dialects.sqlite.aiosqlite import (
 )
 from sqlalchemy.util import EMPTY_DICT
 
-__all__ = ["one_hop_dbapi"]
+__all__ = ["inline_reads_dbapi", "one_hop_dbapi"]
 
 _Outcome = tuple[Any, int, int | None, list[Any] | None]
 """What a statement leaves on its cursor: description, rowcount, lastrowid, and its rows (None: it had none)."""
