@@ -3,6 +3,7 @@ the consumer sees the producer's correlation id (for its logs and the events it 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from messaging_fixture import CreditGranted, create_schema, metadata
@@ -13,6 +14,8 @@ from platform_kit.app import create_service_app
 from platform_kit.bus import Envelope, InMemoryBus
 from platform_kit.runtime import ServiceRuntime
 from platform_kit.testing import eventually, running_app
+from platform_kit.tracing import ConsumerTelemetry, current_trace_context, tracer_provider
+from prometheus_client import CollectorRegistry
 from sqlalchemy.ext.asyncio import AsyncSession
 from test_service_app import DemoSettings, router
 
@@ -127,3 +130,41 @@ async def test_without_an_exporter_a_request_still_starts_a_trace_its_events_sha
 
     trace_ids = [envelope.trace_context["traceparent"].split("-")[1] for envelope in published]
     assert len(set(trace_ids)) == 2 and "0" * 32 not in trace_ids
+
+
+async def test_a_consumer_continues_its_producers_trace_with_a_span_only_when_that_trace_is_sampled() -> None:
+    """An unsampled producer's message gets no consumer span (the parent-based sampler would not record it, and
+    building it was most of what consuming a message cost), but its handler still runs in the producer's trace:
+    what it publishes carries that trace on. A sampled producer's message gets its recorded consumer span."""
+    exporter = InMemorySpanExporter()
+    provider = tracer_provider("listener", "", SimpleSpanProcessor(exporter))  # records every trace it may
+    registry = CollectorRegistry()
+    telemetry = ConsumerTelemetry(provider, registry)
+    seen: list[tuple[str, str | None]] = []
+
+    async def handler(envelope: Envelope) -> None:
+        seen.append((current_trace_context()["traceparent"].split("-")[1], correlation.current()))
+
+    handle = telemetry.wrap("listener", handler)
+    unsampled, sampled = "0af7651916cd43dd8448eb211c80319c", "4bf92f3577b34da6a3ce929d0e0e4736"
+    for trace_id, flags in ((unsampled, "00"), (sampled, "01")):
+        await handle(
+            Envelope(
+                id=trace_id,
+                type=CreditGranted.TYPE,
+                schema_version=1,
+                occurred_at=datetime.now(UTC),
+                producer="demo",
+                correlation_id=f"request-{flags}",
+                payload={"account": "ann", "amount": 5},
+                trace_context={"traceparent": f"00-{trace_id}-b7ad6b7169203331-{flags}"},
+            )
+        )
+
+    assert seen == [(unsampled, "request-00"), (sampled, "request-01")]
+    (consumed,) = exporter.get_finished_spans()
+    assert (consumed.name, f"{consumed.context.trace_id:032x}") == (f"consume {CreditGranted.TYPE}", sampled)
+    assert consumed.parent is not None and f"{consumed.parent.span_id:016x}" == "b7ad6b7169203331"
+    # Both messages' age observed, under their type.
+    count = registry.get_sample_value("bus_message_age_seconds_count", {"type": CreditGranted.TYPE})
+    assert count == 2

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from fastapi import FastAPI
+from opentelemetry import context as otel_context
 from opentelemetry import propagate, trace
 from opentelemetry.instrumentation.aiohttp_client import AioHttpClientInstrumentor
 from opentelemetry.instrumentation.asgi import OpenTelemetryMiddleware
@@ -143,7 +144,13 @@ def tag_current_span(correlation_id: str) -> None:
 
 class ConsumerTelemetry:
     """Wraps a message handler: a consumer span that continues the producer's trace, the producer's
-    correlation id bound for logs and for the events the handler publishes, and the message's age (lag)."""
+    correlation id bound for logs and for the events the handler publishes, and the message's age (lag).
+
+    A message whose producer's trace is not sampled gets no span of its own: the sampler follows the parent
+    (`tracer_provider`), so that span would not be recorded, and building it (ids, sampler, attributes) was most
+    of the 28 µs a message this wrapper cost — the gateways take every table event, on every instance (py-spy,
+    capacity run). The producer's trace context is made current instead, so what the handler publishes still
+    carries the trace on, as unsampled as it came."""
 
     def __init__(self, provider: TracerProvider, registry: CollectorRegistry) -> None:
         self.tracer = provider.get_tracer("platform_kit.bus")
@@ -154,6 +161,7 @@ class ConsumerTelemetry:
             registry=registry,
             buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300),
         )
+        self._age_of: dict[str, Histogram] = {}  # the age's child per event type: `labels` once, not per message
 
     def wrap(self, queue: str, handler: Callable[[Envelope], Awaitable[None]]) -> Callable[[Envelope], Awaitable[None]]:
         async def handle(envelope: Envelope) -> None:
@@ -173,12 +181,23 @@ class ConsumerTelemetry:
 
     @contextmanager
     def consuming(self, queue: str, envelope: Envelope) -> Iterator[None]:
-        self.age.labels(envelope.type).observe(max(0.0, (datetime.now(UTC) - envelope.occurred_at).total_seconds()))
+        age = self._age_of.get(envelope.type)
+        if age is None:
+            age = self._age_of[envelope.type] = self.age.labels(envelope.type)
+        age.observe(max(0.0, (datetime.now(UTC) - envelope.occurred_at).total_seconds()))
         token = correlation.bind(envelope.correlation_id)
         try:
+            parent = propagate.extract(envelope.trace_context)
+            if _unsampled(parent):
+                attached = otel_context.attach(parent)
+                try:
+                    yield
+                finally:
+                    otel_context.detach(attached)
+                return
             with self.tracer.start_as_current_span(
                 f"consume {envelope.type}",
-                context=propagate.extract(envelope.trace_context),
+                context=parent,
                 kind=trace.SpanKind.CONSUMER,
                 attributes={
                     CORRELATION_ATTRIBUTE: envelope.correlation_id,
@@ -191,3 +210,10 @@ class ConsumerTelemetry:
                 yield
         finally:
             correlation.reset(token)
+
+
+def _unsampled(parent: otel_context.Context) -> bool:
+    """Whether `parent` names a producer's span whose trace is not sampled (no parent at all: the sampler
+    decides on a new trace, so False)."""
+    producer = trace.get_current_span(parent).get_span_context()
+    return producer.is_valid and not producer.trace_flags.sampled

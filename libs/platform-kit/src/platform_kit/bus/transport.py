@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
@@ -70,8 +71,13 @@ async def applied_as_batch(batch: BatchHandler | None, envelopes: Sequence[Envel
     return True
 
 
+@functools.lru_cache(maxsize=4096)
 def topic_matches(pattern: str, routing_key: str) -> bool:
-    """AMQP topic matching: `*` is exactly one word, `#` is zero or more words."""
+    """AMQP topic matching: `*` is exactly one word, `#` is zero or more words.
+
+    Remembered: every message a service takes is matched against each of its patterns (`runtime`), and the
+    patterns and routing keys (event types) are a few dozen each. A gateway matches each table event against its
+    four fan-out patterns: 3.3 µs word by word, 0.5 µs remembered."""
     return _match(pattern.split("."), routing_key.split("."))
 
 
