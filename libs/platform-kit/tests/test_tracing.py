@@ -168,3 +168,28 @@ async def test_a_consumer_continues_its_producers_trace_with_a_span_only_when_th
     # Both messages' age observed, under their type.
     count = registry.get_sample_value("bus_message_age_seconds_count", {"type": CreditGranted.TYPE})
     assert count == 2
+
+
+async def test_without_an_exporter_a_sampled_callers_request_is_still_recorded(tmp_path: Path) -> None:
+    """The parent-based sampler follows a caller that samples its trace: the request's span is recorded, in the
+    caller's trace, even where this service samples nothing of its own (an unsampled caller's is not: above)."""
+    runtime = ServiceRuntime(
+        DemoSettings(database_url=f"sqlite+aiosqlite:///{tmp_path}/p.db", migrate_on_start=False),
+        metadata=metadata,
+        migrations_dir=tmp_path,
+        bus=InMemoryBus(),
+    )
+    assert not runtime.records_traces
+    exporter = InMemorySpanExporter()
+    runtime.tracer_provider.add_span_processor(SimpleSpanProcessor(exporter))
+    await create_schema(runtime.db)
+    app = create_service_app(runtime, title="Demo", description="untraced", routers=[router])
+    caller_trace = "4bf92f3577b34da6a3ce929d0e0e4736"
+    async with running_app(app, "http://demo") as http:
+        await http.post("/credits/ann/5", headers={"traceparent": f"00-{caller_trace}-b7ad6b7169203331-01"})
+        await http.post(
+            "/credits/bob/5", headers={"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00"}
+        )
+
+    (server,) = [span for span in exporter.get_finished_spans() if span.kind.name == "SERVER"]
+    assert f"{server.context.trace_id:032x}" == caller_trace

@@ -93,7 +93,9 @@ def instrument_app(app: FastAPI, provider: TracerProvider, *, recording: bool) -
 class TraceContextMiddleware:
     """A request's trace context without a recorded span: the caller's (`traceparent`), or a new trace, current
     while the request runs, so that the calls it makes and the events it publishes carry it on. A caller's
-    sampled trace is still followed (the sampler is parent-based): its span is recorded, without attributes."""
+    sampled trace is still followed (the sampler is parent-based): its span is recorded, without attributes.
+    A caller's unsampled trace is made current as it came, without a span of its own that nobody would record
+    (18 µs a request, every service's requests from another service carrying one; 9 µs without)."""
 
     def __init__(self, app: ASGIApp, tracer: trace.Tracer) -> None:
         self.app = app
@@ -109,6 +111,10 @@ class TraceContextMiddleware:
             if name in _TRACE_HEADERS
         }
         parent = propagate.extract(carrier) if carrier else None
+        if parent is not None and _unsampled(parent):
+            with _made_current(parent):
+                await self.app(scope, receive, send)
+            return
         with self.tracer.start_as_current_span(
             str(scope.get("method") or scope["type"]), context=parent, kind=trace.SpanKind.SERVER
         ):
@@ -189,11 +195,8 @@ class ConsumerTelemetry:
         try:
             parent = propagate.extract(envelope.trace_context)
             if _unsampled(parent):
-                attached = otel_context.attach(parent)
-                try:
+                with _made_current(parent):
                     yield
-                finally:
-                    otel_context.detach(attached)
                 return
             with self.tracer.start_as_current_span(
                 f"consume {envelope.type}",
@@ -210,6 +213,16 @@ class ConsumerTelemetry:
                 yield
         finally:
             correlation.reset(token)
+
+
+@contextmanager
+def _made_current(parent: otel_context.Context) -> Iterator[None]:
+    """`parent` (a producer's or a caller's trace context) the current context while the block runs."""
+    attached = otel_context.attach(parent)
+    try:
+        yield
+    finally:
+        otel_context.detach(attached)
 
 
 def _unsampled(parent: otel_context.Context) -> bool:
