@@ -77,15 +77,20 @@ async def _true(value: bool) -> bool:
     return value
 
 
-async def test_without_an_exporter_nothing_is_recorded_but_the_trace_context_still_flows(tmp_path: Path) -> None:
-    """Recording spans that go nowhere costs CPU on every request; the trace id still reaches the events a
-    request publishes, so a caller's sampled trace (or a later exporter) links them."""
-    runtime = ServiceRuntime(
+def _untraced(tmp_path: Path) -> ServiceRuntime:
+    """A service with no exporter: it samples no trace of its own."""
+    return ServiceRuntime(
         DemoSettings(database_url=f"sqlite+aiosqlite:///{tmp_path}/p.db", migrate_on_start=False),
         metadata=metadata,
         migrations_dir=tmp_path,
         bus=InMemoryBus(),
     )
+
+
+async def test_without_an_exporter_nothing_is_recorded_but_the_trace_context_still_flows(tmp_path: Path) -> None:
+    """Recording spans that go nowhere costs CPU on every request; the trace id still reaches the events a
+    request publishes, so a caller's sampled trace (or a later exporter) links them."""
+    runtime = _untraced(tmp_path)
     exporter = InMemorySpanExporter()
     runtime.tracer_provider.add_span_processor(SimpleSpanProcessor(exporter))
     await create_schema(runtime.db)
@@ -108,12 +113,7 @@ async def test_without_an_exporter_nothing_is_recorded_but_the_trace_context_sti
 async def test_without_an_exporter_a_request_still_starts_a_trace_its_events_share(tmp_path: Path) -> None:
     """With no span recorded, each request still gets a trace id of its own (not the previous request's, not
     none), so what one request published can be found together downstream."""
-    runtime = ServiceRuntime(
-        DemoSettings(database_url=f"sqlite+aiosqlite:///{tmp_path}/p.db", migrate_on_start=False),
-        metadata=metadata,
-        migrations_dir=tmp_path,
-        bus=InMemoryBus(),
-    )
+    runtime = _untraced(tmp_path)
     assert not runtime.records_traces
     await create_schema(runtime.db)
     published: list[Envelope] = []
@@ -173,12 +173,7 @@ async def test_a_consumer_continues_its_producers_trace_with_a_span_only_when_th
 async def test_without_an_exporter_a_sampled_callers_request_is_still_recorded(tmp_path: Path) -> None:
     """The parent-based sampler follows a caller that samples its trace: the request's span is recorded, in the
     caller's trace, even where this service samples nothing of its own (an unsampled caller's is not: above)."""
-    runtime = ServiceRuntime(
-        DemoSettings(database_url=f"sqlite+aiosqlite:///{tmp_path}/p.db", migrate_on_start=False),
-        metadata=metadata,
-        migrations_dir=tmp_path,
-        bus=InMemoryBus(),
-    )
+    runtime = _untraced(tmp_path)
     assert not runtime.records_traces
     exporter = InMemorySpanExporter()
     runtime.tracer_provider.add_span_processor(SimpleSpanProcessor(exporter))
