@@ -226,7 +226,7 @@ def _made_current(parent: otel_context.Context) -> Iterator[None]:
 
 
 def _unsampled(parent: otel_context.Context) -> bool:
-    """Whether `parent` names a producer's span whose trace is not sampled (no parent at all: the sampler
-    decides on a new trace, so False)."""
+    """Whether `parent` names a span (a producer's, a caller's) whose trace is not sampled (no span at all: the
+    sampler decides on a new trace, so False)."""
     producer = trace.get_current_span(parent).get_span_context()
     return producer.is_valid and not producer.trace_flags.sampled
