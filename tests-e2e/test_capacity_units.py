@@ -22,7 +22,7 @@ import pytest
 from capacity.bot import CapacityBot, Pace
 from capacity.client import MeteredClient, retry_after, spread
 from capacity.fleet import slices
-from capacity.metrics import Meter, quantiles, route_of
+from capacity.metrics import Meter, over_time, quantiles, route_of
 from capacity.options import CI, Options, from_arguments, parser
 from capacity.run import CapacityResult
 from capacity.scenarios import coupon_plan
@@ -55,6 +55,17 @@ def test_meters_merge_and_give_rates_over_their_span() -> None:
     assert one.spans["action"] == (9.5, 12.0)
     assert one.rate("action") == pytest.approx(2 / 2.5)
     assert one.counts["actions sent"] == 2
+
+
+def test_a_series_merged_from_processes_falls_into_windows_by_when_it_was_taken() -> None:
+    one, other = Meter(), Meter()
+    one.sample("action", 0.5, at=100.0)
+    one.sample("action", 0.1, at=131.0)
+    other.sample("action", 2.0, at=105.0)
+    other.sample("action", 0.3, at=171.0)
+    one.merge(other)
+    assert over_time(one, "action", since=95.0, window=30.0) == [(0.0, [0.5, 2.0]), (30.0, [0.1]), (60.0, [0.3])]
+    assert over_time(one, "coupon", since=95.0, window=30.0) == []
 
 
 @pytest.mark.parametrize(

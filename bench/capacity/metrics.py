@@ -90,6 +90,9 @@ class Meter:
     counts: Counter[str] = field(default_factory=Counter)
     #: name → (first, last) monotonic instants of the series' samples, for its throughput.
     spans: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: name → the monotonic instant each sample was taken at, in the order of `series[name]`: when in the run
+    #: the slow ones came (a burst, or all along).
+    instants: dict[str, list[float]] = field(default_factory=dict)
 
     def route(self, name: str) -> RouteStats:
         stats = self.routes.get(name)
@@ -100,6 +103,7 @@ class Meter:
     def sample(self, name: str, seconds: float, at: float) -> None:
         """A latency of series `name`, taken at monotonic instant `at` (its end)."""
         self.series.setdefault(name, []).append(seconds)
+        self.instants.setdefault(name, []).append(at)
         first, last = self.spans.get(name, (at, at))
         self.spans[name] = (min(first, at - seconds), max(last, at))
 
@@ -112,6 +116,8 @@ class Meter:
             self.route(name).merge(stats)
         for name, values in other.series.items():
             self.series.setdefault(name, []).extend(values)
+        for name, instants in other.instants.items():
+            self.instants.setdefault(name, []).extend(instants)
         self.counts.update(other.counts)
         for name, (first, last) in other.spans.items():
             mine = self.spans.get(name, (first, last))
@@ -127,6 +133,15 @@ class Meter:
         for stats in self.routes.values():
             total.merge(stats)
         return total
+
+
+def over_time(meter: Meter, name: str, since: float, window: float) -> list[tuple[float, list[float]]]:
+    """Series `name`'s samples by `window`-second windows counted from the monotonic instant `since`: (the
+    window's start, in seconds after `since`; its samples), in order, empty windows left out."""
+    windows: dict[int, list[float]] = {}
+    for at, seconds in zip(meter.instants.get(name, ()), meter.series.get(name, ()), strict=True):
+        windows.setdefault(int((at - since) // window), []).append(seconds)
+    return [(index * window, windows[index]) for index in sorted(windows)]
 
 
 def quantiles(values: list[float]) -> dict[str, float]:

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Sequence
 
 from platform_kit.db import Database
 
-from capacity.metrics import Meter, quantiles
-from capacity.run import CapacityResult
+from capacity.metrics import Meter, over_time, quantiles
+from capacity.run import TIMELINE_SECONDS, CapacityResult
 
 SERIES = ("action", "action, human pace", "action, fast pace", "registration", "coupon", "sign-up", "deposit")
 QUEUES_SHOWN = 12
@@ -51,6 +51,8 @@ def render(result: CapacityResult) -> str:
         "",
         *_latencies(result.meter),
         "",
+        *_action_timeline(result),
+        "",
         *_routes(result.meter),
         "",
         *_machine(result),
@@ -81,14 +83,27 @@ def _play(result: CapacityResult) -> list[str]:
 
 
 def _latencies(meter: Meter) -> list[str]:
-    rows = []
-    for name in SERIES:
-        values = meter.series.get(name, [])
-        if values:
-            q = quantiles(values)
-            ms = [q[k] * 1000 for k in ("p50", "p95", "p99", "max")]
-            rows.append((name, len(values), *ms, meter.rate(name)))
+    rows = [
+        (name, len(values), *_milliseconds(values), meter.rate(name))
+        for name in SERIES
+        if (values := meter.series.get(name, []))
+    ]
     return table(("latency (ms)", "count", "p50", "p95", "p99", "max", "per s"), rows)
+
+
+def _action_timeline(result: CapacityResult) -> list[str]:
+    """Where in the run the slow actions came: a burst (the start, a level, a break) or all along."""
+    rows = [
+        (f"{start:.0f}-{start + TIMELINE_SECONDS:.0f}", len(values), *_milliseconds(values))
+        for start, values in over_time(result.meter, "action", result.started, TIMELINE_SECONDS)
+    ]
+    return table(("action latency (ms) by run time (s)", "count", "p50", "p95", "p99", "max"), rows) if rows else []
+
+
+def _milliseconds(seconds: list[float]) -> list[float]:
+    """p50, p95, p99 and max of a non-empty series, in milliseconds."""
+    q = quantiles(seconds)
+    return [q[k] * 1000 for k in ("p50", "p95", "p99", "max")]
 
 
 def _routes(meter: Meter) -> list[str]:

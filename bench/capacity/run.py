@@ -34,7 +34,7 @@ from capacity.checks import check
 from capacity.client import MeteredClient
 from capacity.configuration import service_settings
 from capacity.fleet import Fleet
-from capacity.metrics import Meter
+from capacity.metrics import Meter, over_time, quantiles
 from capacity.options import Options
 from capacity.platform import CapacityPlatform
 from capacity.readers import PatientReaders
@@ -44,6 +44,8 @@ from capacity.scenarios import SCENARIOS, Stage
 #: After the play: how long the platform may take to publish and drain everything before the checks.
 QUIET_TIMEOUT = 300.0
 METER_TIMEOUT = 60.0
+#: The action latency's timeline: its quantiles over windows this long.
+TIMELINE_SECONDS = 30.0
 
 
 @dataclass
@@ -52,6 +54,8 @@ class CapacityResult:
     name: str
     run_dir: Path
     seconds: float = 0.0
+    #: The monotonic instant the run started at: what `timings` and the action timeline count from.
+    started: float = field(default_factory=time.monotonic)
     timings: dict[str, float] = field(default_factory=dict)
     meter: Meter = field(default_factory=Meter)
     staff: Meter = field(default_factory=Meter)
@@ -86,6 +90,10 @@ class CapacityResult:
             "engine": self.engine,
             "counts": dict(self.meter.counts),
             "routes": routes,
+            "action_timeline": [
+                {"from_s": round(start, 1), **quantiles(values), "count": len(values)}
+                for start, values in over_time(self.meter, "action", self.started, TIMELINE_SECONDS)
+            ],
             "samples": asdict(self.samples),
             "log_warnings": self.log_warnings,
             "torn down": {"databases": self.databases, "vhost": self.vhost},
@@ -96,7 +104,7 @@ async def run(options: Options, artifacts: Path = ARTIFACTS) -> CapacityResult:
     name = f"{options.scenario}-{uuid.uuid4().hex[:6]}"
     result = CapacityResult(options, name, artifacts / name)
     result.run_dir.mkdir(parents=True)
-    started = time.monotonic()
+    started = result.started
     vhost = VirtualHost(RABBITMQ_URL, f"capacity-{name}")
     result.vhost = vhost.name
     databases: dict[str, str] = {}
