@@ -11,7 +11,7 @@ from gateway.domain.restrictions import RestrictionKind
 from gateway.service.restrictions import set_player_restriction
 from gateway_test_support import PASSWORD, Driver
 from platform_kit.events.table import ContributeToDeck, PlayerAct, PostChat, SetSittingOut, command_routing_key
-from platform_kit.testing import eventually
+from platform_kit.testing import DatabaseTraffic, eventually
 from test_access import two_concessionaires
 
 KEY = "7f1c0a9e-1c2b-4c52-9a57-0e8f1f6f4a11"
@@ -85,6 +85,22 @@ async def test_players_register_only_themselves_partners_only_their_own_players(
     [call] = services.to("tournament-director")
     assert call.body["player_id"] == a["player"]["id"] and call.body["concessionaire_id"] == a["id"]
     assert call.header("X-Principal-Role") == "partner" and call.header("X-Concessionaire-Id") == a["id"]
+
+
+async def test_a_player_registering_themself_is_read_once_with_their_standing(
+    driver: Driver, services: FakeServices
+) -> None:
+    """Issue 14: a registration rush read each player twice, once with the standing (the route's access check)
+    and once more for the record the registration carries."""
+    services.on("tournament-director", "POST", r".*/registrations", ok({"registered": 1}, 201))
+    mario = await driver.player_session("Mario")
+    with DatabaseTraffic() as traffic:  # every engine: the read connections have their own on SQLite
+        await driver.call(
+            "POST", "/api/v1/tournaments/t/registrations", token=mario["access_token"], json={}, key=KEY, expect=201
+        )
+    [call] = services.to("tournament-director")
+    assert call.body["player_id"] == mario["principal"]["id"]
+    assert len([sql for sql in traffic.sql if "FROM players" in sql]) == 1
 
 
 async def test_p12_5_banned_players_cannot_register_even_through_their_concessionaire(

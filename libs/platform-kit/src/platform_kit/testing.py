@@ -169,6 +169,8 @@ class DatabaseTraffic:
         self.statements: Counter[str] = Counter()
         self.begins: Counter[str] = Counter()
         self.commits: Counter[str] = Counter()
+        #: Every statement's SQL, whichever database it went to, in the order sent.
+        self.sql: list[str] = []
 
     def round_trips(self, database: str) -> int:
         return self.statements[database] + self.begins[database] + self.commits[database]
@@ -190,8 +192,9 @@ class DatabaseTraffic:
         event.remove(Engine, "begin", self._begin)
         event.remove(Engine, "commit", self._commit)
 
-    def _statement(self, connection: Any, *_: object) -> None:
+    def _statement(self, connection: Any, cursor: Any, statement: str, *_: object) -> None:
         self.statements[str(connection.engine.url.database)] += 1
+        self.sql.append(" ".join(statement.split()))
 
     def _begin(self, connection: Any) -> None:
         self.begins[str(connection.engine.url.database)] += 1

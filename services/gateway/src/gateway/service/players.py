@@ -50,10 +50,18 @@ class Players:
             raise NotFound("player_not_found", "No such player.")
         return record
 
-    async def refuse_if_banned(self, player_id: str) -> None:
-        """P-12.5, for a registration a partner or operator makes on a player's behalf; a self-excluded player
-        is refused too (issue 17)."""
-        await self.in_good_standing(player_id, own_session=False)
+    async def registrant(self, by: Principal, player_id: str | None) -> PlayerRecord:
+        """The player a registration is for (`target`), refused unless in good standing (P-12.5; self-excluded
+        too, issue 17). A player registering themself: their record read with their standing, one round trip
+        (issue 14: a registration rush read it twice). Someone else naming a player: the player is found in their
+        scope first, so that another concessionaire's player answers 404 before their standing is told."""
+        if by.role is Role.PLAYER:
+            if player_id not in (None, by.subject_id):
+                raise NotFound("player_not_found", "No such player.")
+            return await self.own_in_good_standing(by)
+        player = await self.target(by, player_id)
+        await self.in_good_standing(player.id, own_session=False)
+        return player
 
     async def page(
         self, by: Principal, concessionaire_id: str | None, *, limit: int, offset: int

@@ -32,9 +32,9 @@ router = APIRouter(tags=["tournaments"])
 Anyone = Annotated[Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
 Staff = Annotated[Principal, Depends(allow(Role.OPERATOR, Role.ADMIN))]
 Player = Annotated[Principal, Depends(allow(Role.PLAYER, good_standing=True))]
-Registrar = Annotated[
-    Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN, good_standing=True))
-]
+#: Who may register someone; the registrant's standing (P-12.5) is checked on the player the route is for
+#: (`Players.registrant`), once.
+Registrar = Anyone
 OnPlayer = Annotated[PlayerInScope, Depends(allow_on_player(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
 
 TournamentStatus = Literal["announced", "registering", "running", "finished", "cancelled"]
@@ -101,10 +101,7 @@ async def players_tickets(request: Request, scope: OnPlayer) -> Response:
 async def register(
     tournament_id: str, body: Registration, request: Request, principal: Registrar, key: IdempotencyKey
 ) -> Response:
-    players = services_of(request).players
-    player = await players.target(principal, body.player_id)
-    if principal.role is not Role.PLAYER:
-        await players.refuse_if_banned(player.id)
+    player = await services_of(request).players.registrant(principal, body.player_id)
     await services_of(request).demo_scope.refuse_registration(player, tournament_id)
     entry: dict[str, Any] = {"player_id": player.id, "concessionaire_id": player.concessionaire_id, "entry": body.entry}
     if body.ticket_code is not None:
