@@ -4,9 +4,10 @@ steady rate: how long an event waits between its commit and the broker's confirm
 One relay at a time holds the outbox's turn (an advisory lock, so that events leave in the order they were
 committed). The rows: one relay alone at the whole rate (the peer: what the turn costs when nobody else wants
 it), then two replicas at half the rate each, as two shards publish a 3,000-player tournament's actions. Each
-replica has its own pool and relay, as in its own process; both run in this one event loop, which the figures
-share. RabbitMQ confirms every publish, PostgreSQL holds the outbox. `--busy N` runs N processes spinning on
-the CPU meanwhile, for the machine of a capacity run, where every hop waits for a core.
+replica has its own pool and relay, as in its own process; both run in this one event loop, whose CPU time per
+event (the producers' and the relays' together) is the last column. RabbitMQ confirms every publish, PostgreSQL
+holds the outbox. `--busy N` runs N processes spinning on the CPU meanwhile, for the machine of a capacity run,
+where every hop waits for a core.
 
     uv run python bench/bench_outbox_replicas.py [--rate 70] [--seconds 20] [--busy 3]
 """
@@ -81,9 +82,11 @@ async def measure(label: str, replicas: int, rate: float, seconds: float) -> tup
         confirmed = Confirmed(broker)
         committed_at: dict[str, float] = {}
         until = time.perf_counter() + seconds
+        cpu = time.process_time()
         await asyncio.gather(
             *(replica(url, confirmed, rate / replicas, until, committed_at, seed) for seed in range(replicas))
         )
+        cpu = time.process_time() - cpu
         await broker.close()
     finally:
         await drop_database(url)
@@ -94,11 +97,11 @@ async def measure(label: str, replicas: int, rate: float, seconds: float) -> tup
         return waits[min(last, int(q * len(waits)))]
 
     slow = sum(1 for wait in waits if wait >= 100)
-    return label, len(waits), at(0.5), at(0.95), at(0.99), waits[last], slow
+    return label, len(waits), at(0.5), at(0.95), at(0.99), waits[last], slow, cpu / len(waits) * 1e6
 
 
 def print_table(rows: list[tuple[object, ...]]) -> None:
-    headers = ("commit → confirmed publish (ms)", "events", "p50", "p95", "p99", "max", "≥ 100 ms")
+    headers = ("commit → confirmed publish (ms)", "events", "p50", "p95", "p99", "max", "≥ 100 ms", "CPU µs/event")
     cells = [list(headers), *[[f"{v:,.1f}" if isinstance(v, float) else f"{v}" for v in row] for row in rows]]
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
     for row in cells:
