@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "libs" / "platform-kit" / "tests"))
 
+from capacity.metrics import quantiles  # nearest rank, as every capacity figure
 from messaging_fixture import CreditGranted, create_schema, metadata
 from platform_kit.bus import OutgoingMessage
 from platform_kit.bus.rabbitmq import RabbitBus
@@ -90,14 +91,10 @@ async def measure(label: str, replicas: int, rate: float, seconds: float) -> tup
         await broker.close()
     finally:
         await drop_database(url)
-    waits = sorted((confirmed.confirmed_at[m] - at) * 1000 for m, at in committed_at.items())
-    last = len(waits) - 1
-
-    def at(q: float) -> float:
-        return waits[min(last, int(q * len(waits)))]
-
+    waits = [(confirmed.confirmed_at[m] - at) * 1000 for m, at in committed_at.items()]
+    q = quantiles(waits)
     slow = sum(1 for wait in waits if wait >= 100)
-    return label, len(waits), at(0.5), at(0.95), at(0.99), waits[last], slow, cpu / len(waits) * 1e6
+    return label, len(waits), q["p50"], q["p95"], q["p99"], q["max"], slow, cpu / len(waits) * 1e6
 
 
 def print_table(rows: list[tuple[object, ...]]) -> None:

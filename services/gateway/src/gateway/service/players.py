@@ -28,8 +28,7 @@ class Players:
         """The player a command is for: a player acts for themself; partners, operators and administrators name
         one of the players they manage (anyone else answers 404, like a missing player)."""
         if by.role is Role.PLAYER:
-            if player_id not in (None, by.subject_id):
-                raise NotFound("player_not_found", "No such player.")
+            _refuse_naming_another_player(by, player_id)
             return await self.get(by, by.subject_id)
         if player_id is None:
             raise ProblemError("player_required", "Name the player this is for (`player_id`).", status=422)
@@ -56,8 +55,7 @@ class Players:
         (issue 14: a registration rush read it twice). Someone else naming a player: the player is found in their
         scope first, so that another concessionaire's player answers 404 before their standing is told."""
         if by.role is Role.PLAYER:
-            if player_id not in (None, by.subject_id):
-                raise NotFound("player_not_found", "No such player.")
+            _refuse_naming_another_player(by, player_id)
             return await self.own_in_good_standing(by)
         player = await self.target(by, player_id)
         await self.in_good_standing(player.id, own_session=False)
@@ -86,3 +84,9 @@ class Players:
         """P-11.5: what anyone may know of a player is the nickname."""
         async with self._context.units.reading() as session:
             return await identity_store.nicknames(session, player_ids)
+
+
+def _refuse_naming_another_player(player: Principal, player_id: str | None) -> None:
+    """A player acts for themself only: naming anyone else answers 404, as a missing player does."""
+    if player_id not in (None, player.subject_id):
+        raise NotFound("player_not_found", "No such player.")
