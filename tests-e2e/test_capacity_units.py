@@ -12,6 +12,7 @@ import random
 import socket
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ import pytest
 from capacity.bot import CapacityBot, Pace
 from capacity.client import MeteredClient, retry_after, spread
 from capacity.fleet import slices
-from capacity.metrics import Meter, over_time, quantiles, route_of
+from capacity.metrics import BACK_TO_THE_PLAYER, TO_THE_TABLE, Meter, over_time, quantiles, route_of
 from capacity.options import CI, Options, from_arguments, parser
 from capacity.run import CapacityResult
 from capacity.scenarios import coupon_plan
@@ -192,6 +193,20 @@ async def test_a_bot_forgets_a_request_answered_meanwhile() -> None:
     for job in list(bot._jobs):
         job.cancel()
     await asyncio.gather(*bot._jobs, return_exceptions=True)
+
+
+def test_a_bots_action_latency_is_split_where_the_engine_applied_it() -> None:
+    """The event's `occurred_at` (the engine's applying the action) splits the latency into its way to the table
+    and its way back: a slow tail can be told apart as the engine's queue or the gateways' fan-out."""
+    bot = _bot()
+    sent = time.time() - 1.0
+    bot._sent_at, bot._sent_wall = time.monotonic() - 1.0, sent
+    applied = datetime.fromtimestamp(sent + 0.6, UTC).isoformat()
+    bot._on(*_event("table.action.taken", player_id="me", hand_id="h-1", action="call"), applied)
+    [to_table], [back] = bot.meter.series[TO_THE_TABLE], bot.meter.series[BACK_TO_THE_PLAYER]
+    # The bot's own sampling takes microseconds; 0.25 s of slack for a loaded machine's scheduling.
+    assert to_table == pytest.approx(0.6, abs=1e-3) and back == pytest.approx(0.4, abs=0.25)
+    assert bot.meter.series["action"] == [pytest.approx(to_table + back, abs=0.25)]
 
 
 def test_a_bot_moved_back_to_a_table_it_left_stays_there() -> None:

@@ -19,13 +19,14 @@ import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from harness.bots import decide
 from harness.client import ApiError, Session, Unreachable, new_key
 
 from capacity.client import TableSocket, after_reconnecting, follow
-from capacity.metrics import Meter
+from capacity.metrics import BACK_TO_THE_PLAYER, TO_THE_TABLE, Meter
 from capacity.seating import Seating
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,7 @@ class CapacityBot:
         self._away = False
         self._pending: Mapping[str, Any] | None = None  # the action request this bot has yet to answer
         self._sent_at: float | None = None
+        self._sent_wall = 0.0
         self._jobs: set[asyncio.Task[None]] = set()
 
     @property
@@ -119,7 +121,7 @@ class CapacityBot:
     def _reconnected(self) -> None:
         self.meter.count("table socket reconnects")
 
-    def _on(self, event: str, payload: Mapping[str, Any]) -> None:
+    def _on(self, event: str, payload: Mapping[str, Any], occurred_at: str | None = None) -> None:
         if payload.get("table_id") != self._table:
             return
         mine = payload.get("player_id") == self.me
@@ -130,7 +132,7 @@ class CapacityBot:
         elif event == "table.action.taken":
             self._pending = None  # whoever acted, a request this bot still held is answered
             if mine:
-                self._taken(payload)
+                self._taken(payload, occurred_at)
         elif event in HAND_BOUNDARIES:
             self._pending = None
         elif event == "table.action.rejected" and mine:
@@ -145,7 +147,7 @@ class CapacityBot:
             self._away = False  # moved back to a table it had left: the history replays both
             self._left.set()
 
-    def _taken(self, payload: Mapping[str, Any]) -> None:
+    def _taken(self, payload: Mapping[str, Any], occurred_at: str | None) -> None:
         automatic = payload.get("automatic")
         if automatic == "timeout":
             self.meter.count("actions timed out")
@@ -156,6 +158,12 @@ class CapacityBot:
             self.meter.sample("action", now - self._sent_at, now)
             if phase := self.pace.phase():
                 self.meter.sample(f"action, {phase} pace", now - self._sent_at, now)
+            if occurred_at is not None:
+                # The engine stamps the event when it applies the action: the latency's two halves, on the wall
+                # clock every process of the machine shares.
+                applied = datetime.fromisoformat(occurred_at).timestamp()
+                self.meter.sample(TO_THE_TABLE, applied - self._sent_wall, now)
+                self.meter.sample(BACK_TO_THE_PLAYER, time.time() - applied, now)
             self._sent_at = None
 
     async def _act(self, request: Mapping[str, Any]) -> None:
@@ -166,7 +174,7 @@ class CapacityBot:
         body: dict[str, Any] = {"hand_id": request["hand_id"], "action": decision.action}
         if decision.amount is not None:
             body["amount"] = decision.amount
-        self._sent_at = time.monotonic()
+        self._sent_at, self._sent_wall = time.monotonic(), time.time()
         # On the table socket, as the web client acts (table.js); over REST only while the socket is down.
         if await self.socket.send({"type": "act", "table_id": request["table_id"], "ref": request["hand_id"], **body}):
             self.meter.count("actions sent")

@@ -130,11 +130,12 @@ class TableSocket(Stream):
         return await super().send(frame)
 
 
-async def follow(socket: Stream, hear: Callable[[str, Mapping[str, Any]], None], player: str) -> None:
-    """Hand each message of `socket` to `hear(event, payload)`, for ever; one it fails to handle is logged."""
+async def follow(socket: Stream, hear: Callable[[str, Mapping[str, Any], str | None], None], player: str) -> None:
+    """Hand each message of `socket` to `hear(event, payload, occurred_at)`, for ever; one it fails to handle is
+    logged."""
     async for message in socket.messages():
         try:
-            hear(str(message.get("event")), message.get("payload") or {})
+            hear(str(message.get("event")), message.get("payload") or {}, message.get("occurred_at"))
         except Exception:
             log.exception("bot %s could not handle %s", player, message.get("event"))
 

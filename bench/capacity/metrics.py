@@ -82,6 +82,12 @@ class RouteStats:
         self.problems.update(other.problems)
 
 
+#: The action latency's two halves (bot.py): from the bot's send to the engine's applying the action (the
+#: event's `occurred_at`), and from there to the event's arrival on the bot's socket.
+TO_THE_TABLE = "action: to the table"
+BACK_TO_THE_PLAYER = "action: back to the player"
+
+
 @dataclass
 class Meter:
     routes: dict[str, RouteStats] = field(default_factory=dict)

@@ -10,10 +10,20 @@ from collections.abc import Iterable, Sequence
 
 from platform_kit.db import Database
 
-from capacity.metrics import Meter, over_time, quantiles
+from capacity.metrics import BACK_TO_THE_PLAYER, TO_THE_TABLE, Meter, over_time, quantiles
 from capacity.run import TIMELINE_SECONDS, CapacityResult
 
-SERIES = ("action", "action, human pace", "action, fast pace", "registration", "coupon", "sign-up", "deposit")
+SERIES = (
+    "action",
+    "action, human pace",
+    "action, fast pace",
+    TO_THE_TABLE,
+    BACK_TO_THE_PLAYER,
+    "registration",
+    "coupon",
+    "sign-up",
+    "deposit",
+)
 QUEUES_SHOWN = 12
 PROBLEMS_SHOWN = 5
 
@@ -92,12 +102,23 @@ def _latencies(meter: Meter) -> list[str]:
 
 
 def _action_timeline(result: CapacityResult) -> list[str]:
-    """Where in the run the slow actions came: a burst (the start, a level, a break) or all along."""
+    """Where in the run the slow actions came (a burst: the start, a level, a break; or all along), and on which
+    half of their way: to the table, or back to the player."""
+    halves = [
+        dict(over_time(result.meter, half, result.started, TIMELINE_SECONDS))
+        for half in (TO_THE_TABLE, BACK_TO_THE_PLAYER)
+    ]
     rows = [
-        (f"{start:.0f}-{start + TIMELINE_SECONDS:.0f}", len(values), *_milliseconds(values))
+        (
+            f"{start:.0f}-{start + TIMELINE_SECONDS:.0f}",
+            len(values),
+            *_milliseconds(values),
+            *(quantiles(half[start])["p99"] * 1000 if start in half else "" for half in halves),
+        )
         for start, values in over_time(result.meter, "action", result.started, TIMELINE_SECONDS)
     ]
-    return table(("action latency (ms) by run time (s)", "count", "p50", "p95", "p99", "max"), rows) if rows else []
+    headers = ("action latency (ms) by run time (s)", "count", "p50", "p95", "p99", "max", "p99 to", "p99 back")
+    return table(headers, rows) if rows else []
 
 
 def _milliseconds(seconds: list[float]) -> list[float]:

@@ -69,7 +69,7 @@ class Seating:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.socket.close()
 
-    def hear(self, event: str, payload: Mapping[str, Any]) -> None:
+    def hear(self, event: str, payload: Mapping[str, Any], _occurred_at: str | None = None) -> None:
         """One lobby message: the bot's seat, or its tournament's end; the rest (others' tournaments, the
         coalesced registration news) is not the bot's business."""
         if payload.get("tournament_id") != self.tournament_id:

@@ -99,6 +99,19 @@ async def arrived(receiver: Receiver, count: int) -> None:
     await eventually(enough)
 
 
+async def sign_ups_consumed(driver: Driver, count: int) -> None:
+    """Wait until the gateway's own intake has taken in `count` sign-ups, so that it is quiet while a test counts
+    the statements of one it drives itself."""
+    inbox = db_tables.tables["inbox"]
+    query = select(func.count()).select_from(inbox).where(inbox.c.message_type == "gateway.player.registered")
+
+    async def consumed() -> bool:
+        async with driver.app.state.runtime.db.sessions() as session:
+            return bool(await session.scalar(query) == count)
+
+    await eventually(consumed)
+
+
 async def retry_due(partner: Partner, hook: str, clock: FrozenClock) -> None:
     """Move the clock to the oldest pending delivery's next attempt and wait for that attempt."""
     [head] = [d for d in await partner.log(hook) if d["status"] == "pending"][-1:]
@@ -224,16 +237,7 @@ async def test_outcomes_applied_together_look_the_endpoints_up_once(
         anna = await alpha.sign_up("Anna")
         intake = WebhookIntake(clock, lambda: None)
         db = driver.app.state.runtime.db
-        inbox = db_tables.tables["inbox"]
-
-        async def sign_up_consumed() -> bool:  # so that the gateway's own intake is quiet while we count
-            async with db.sessions() as session:
-                query = (
-                    select(func.count()).select_from(inbox).where(inbox.c.message_type == "gateway.player.registered")
-                )
-                return bool(await session.scalar(query))
-
-        await eventually(sign_up_consumed)
+        await sign_ups_consumed(driver, 1)
         with recorded_statements(db) as statements:
             async with db.transaction() as session:
                 for n in range(3):
@@ -241,6 +245,49 @@ async def test_outcomes_applied_together_look_the_endpoints_up_once(
         sent = [sql for sql, _ in statements]
         assert len([sql for sql in sent if sql.startswith("SELECT webhook_endpoints") and "LIKE" in sql]) == 1
         assert len([sql for sql in sent if sql.startswith("INSERT INTO webhook_deliveries")]) == 3
+
+
+async def test_events_no_endpoint_chose_are_dropped_before_anything_is_read_for_them(
+    database_url: str, clock: FrozenClock, receiver: Receiver
+) -> None:
+    """Issue 14: every money move and every coupon's outcome reaches the intake; one that no endpoint could want
+    (no endpoint chose a type it may become) is dropped after one look at the types chosen, once per transaction:
+    no player, no endpoint read, nothing queued. What an endpoint chose is still queued in the same transaction."""
+    async with gateway(database_url, clock) as driver:
+        alpha = await Partner.make(driver, receiver, "alpha")
+        await alpha.endpoint(types=["coupon.settled"])
+        anna, bruno = await alpha.sign_up("Anna"), await alpha.sign_up("Bruno")
+        intake = WebhookIntake(clock, lambda: None)
+        db = driver.app.state.runtime.db
+        await sign_ups_consumed(driver, 2)
+        deposits = [
+            OperationPosted(
+                operation_id=n,
+                kind="deposit",
+                currency="EUR",
+                player_id=bruno,
+                postings=[
+                    Posting(
+                        debit=AccountRef(kind="cash", owner=alpha.id),
+                        credit=AccountRef(kind="player", owner=bruno),
+                        amount=1_000,
+                        purpose="deposit",
+                    )
+                ],
+                posted_at=clock.now(),
+            )
+            for n in (1, 2, 3)
+        ]
+        with recorded_statements(db) as statements:
+            async with db.transaction() as session:
+                for deposit in deposits:
+                    await intake.consume(session, Envelope.wrap(deposit, producer="wallet"))
+                await intake.consume(session, Envelope.wrap(coupon_settled(anna, n=1), producer="totalizator"))
+        sent = [sql for sql, _ in statements]
+        assert len([sql for sql in sent if sql.startswith("SELECT DISTINCT webhook_endpoints.event_types")]) == 1
+        assert len([sql for sql in sent if "FROM players" in sql]) == 1, "Anna's concessionaire; not Bruno's"
+        assert len([sql for sql in sent if sql.startswith("SELECT webhook_endpoints") and "LIKE" in sql]) == 1
+        assert len([sql for sql in sent if sql.startswith("INSERT INTO webhook_deliveries")]) == 1
 
 
 async def test_failures_are_retried_with_backoff_and_nothing_newer_overtakes(

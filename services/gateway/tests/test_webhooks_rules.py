@@ -14,6 +14,7 @@ from gateway.adapters import webhook_store
 from gateway.domain.webhook_events import (
     PartnerEventType,
     delivery_body,
+    may_become,
     partner_event_id,
     partner_events,
     players_named,
@@ -183,6 +184,19 @@ def _payout() -> OperationPosted:
     )
 
 
+@pytest.mark.parametrize("kind", ["prize_payout", "refund", "draw_payout", "deposit"])
+def test_a_money_move_becomes_only_types_the_intake_is_told_it_may(kind: str) -> None:
+    """Issue 14: the intake drops an event when no endpoint chose any type `may_become` names; a rule producing
+    a type left out of it would lose deliveries."""
+    operation = _payout().model_copy(update={"kind": kind})
+    produced = {event.type for event in partner_events(operation, OWNERS)}
+    assert PartnerEventType.LEDGER_OPERATION in produced
+    assert produced <= may_become(OperationPosted.TYPE)
+    for event in (_finished(), coupon_settled("bruno")):
+        assert {e.type for e in partner_events(event, OWNERS)} == may_become(event.TYPE)
+    assert may_become("table.hand.completed") == frozenset()
+
+
 def test_a_payout_across_concessionaires_is_cut_to_each_ones_legs() -> None:
     found = {(e.concessionaire_id, e.type): e.data for e in partner_events(_payout(), OWNERS)}
     assert set(found) == {
@@ -276,8 +290,12 @@ async def test_the_intake_reads_a_players_concessionaire_once_and_an_unknown_pla
     async def no_endpoints(*_: object) -> list[object]:
         return []
 
+    async def coupons_chosen(_: object) -> frozenset[str]:
+        return frozenset({"coupon.settled"})  # by some endpoint, none of these concessionaires'
+
     monkeypatch.setattr(webhook_store, "player_concessionaires", concessionaires)
     monkeypatch.setattr(webhook_store, "subscribed", no_endpoints)
+    monkeypatch.setattr(webhook_store, "subscribed_types", coupons_chosen)
     intake = WebhookIntake(FrozenClock(NOW), lambda: None)
     for player in ("bruno", "bruno", "nobody", "nobody", "bruno"):
         session = SimpleNamespace(info={})  # one transaction per message: nothing carried over in the session

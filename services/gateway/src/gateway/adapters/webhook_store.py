@@ -97,6 +97,13 @@ async def endpoints_of(session: AsyncSession, concessionaire_id: str) -> list[En
     return [_endpoint(row._mapping) for row in await session.execute(query)]
 
 
+async def subscribed_types(session: AsyncSession) -> frozenset[str]:
+    """Every event type some endpoint of some concessionaire chose, enabled or not (a handful of rows: one per
+    distinct choice)."""
+    query = select(webhook_endpoints.c.event_types).distinct()
+    return frozenset(event_type for chosen in await session.scalars(query) for event_type in chosen.split())
+
+
 async def subscribed(
     session: AsyncSession, concessionaire_ids: set[str] | None, event_type: str
 ) -> list[EndpointRecord]:

@@ -102,7 +102,7 @@ def partner_events(event: Event, concessionaire_of: Mapping[str, str]) -> list[P
     if event.PRIVATE:
         return []
     rule = _RULES.get(type(event))
-    return rule(event, concessionaire_of) if rule else []
+    return rule[0](event, concessionaire_of) if rule else []
 
 
 def _registered(event: Event, _: Mapping[str, str]) -> list[PartnerEvent]:
@@ -267,19 +267,40 @@ def _json(data: dict[str, Any]) -> dict[str, Any]:
     return {name: value.isoformat() if hasattr(value, "isoformat") else value for name, value in data.items()}
 
 
-_RULES: dict[type[Event], Callable[[Event, Mapping[str, str]], list[PartnerEvent]]] = {
-    PlayerRegistered: _registered,
-    TournamentFinished: _finished,
-    SanctionDecided: _sanction,
-    SanctionLifted: _sanction,
-    TournamentEntry: _tournament_entry,
-    TournamentExit: _tournament_entry,
-    DrawSettled: _draw_settled,
-    CouponSettled: _coupon_settled,
-    OperationPosted: _operation,
+Rule = Callable[[Event, Mapping[str, str]], list[PartnerEvent]]
+
+#: Each platform event the gateway listens to: its rule, and every partner type the rule may produce (what an
+#: intake checks against the endpoints' subscriptions before it reads or builds anything, `may_become`).
+_RULES: dict[type[Event], tuple[Rule, frozenset[PartnerEventType]]] = {
+    PlayerRegistered: (_registered, frozenset({PartnerEventType.PLAYER_REGISTERED})),
+    TournamentFinished: (_finished, frozenset({PartnerEventType.TOURNAMENT_FINISHED})),
+    SanctionDecided: (_sanction, frozenset({PartnerEventType.SANCTION_DECIDED})),
+    SanctionLifted: (_sanction, frozenset({PartnerEventType.SANCTION_LIFTED})),
+    TournamentEntry: (_tournament_entry, frozenset({PartnerEventType.TOURNAMENT_REGISTERED})),
+    TournamentExit: (_tournament_entry, frozenset({PartnerEventType.TOURNAMENT_UNREGISTERED})),
+    DrawSettled: (_draw_settled, frozenset({PartnerEventType.DRAW_SETTLED})),
+    CouponSettled: (_coupon_settled, frozenset({PartnerEventType.COUPON_SETTLED})),
+    OperationPosted: (
+        _operation,
+        frozenset(
+            {
+                PartnerEventType.LEDGER_OPERATION,
+                PartnerEventType.PAYOUT_POSTED,
+                PartnerEventType.REFUND_POSTED,
+                PartnerEventType.COUPON_PAID,
+            }
+        ),
+    ),
 }
 #: The platform event types the gateway listens to for its partners.
 SOURCE_TYPES = tuple(sorted(model.TYPE for model in _RULES))
+_BECOMES = {model.TYPE: types for model, (_, types) in _RULES.items()}
+
+
+def may_become(event_type: str) -> frozenset[PartnerEventType]:
+    """The partner types a platform event of `event_type` may become (none for one the gateway does not listen to):
+    when no endpoint subscribes to any of them, the event concerns no partner, whatever it says."""
+    return _BECOMES.get(event_type, frozenset())
 
 
 def partner_event_id(message_id: str, event_type: str, concessionaire_id: str) -> str:
