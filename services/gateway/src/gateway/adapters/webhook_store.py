@@ -8,6 +8,7 @@ one endpoint's deliveries at once, nor out of order.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -155,8 +156,15 @@ async def player_concessionaires(session: AsyncSession, player_ids: set[str]) ->
 
 
 # -- deliveries --------------------------------------------------------------------------------------------------
-async def insert_delivery(session: AsyncSession, **values: Any) -> None:
-    await session.execute(webhook_deliveries.insert().values(status=PENDING, attempts=0, **values))
+#: Built once: the rows go as parameters. Building an INSERT with its values for each delivery was most of what a
+#: consumed event cost when a partner takes it (bench/bench_webhook_intake.py, issue 14).
+_INSERT_DELIVERIES = webhook_deliveries.insert()
+
+
+async def insert_deliveries(session: AsyncSession, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Queue these deliveries (`endpoint_id`, `event_id`, `event_type`, `body`, `created_at`, `next_attempt_at`),
+    pending and never attempted, numbered in the order given."""
+    await session.execute(_INSERT_DELIVERIES, [{**row, "status": PENDING, "attempts": 0} for row in rows])
 
 
 async def deliveries_of(

@@ -196,15 +196,15 @@ class Webhooks:
         )
         async with self._context.units.unit() as uow:
             await _endpoint(uow.session, concessionaire_id, endpoint_id)
-            await webhook_store.insert_delivery(
-                uow.session,
-                endpoint_id=endpoint_id,
-                event_id=event_id,
-                event_type=PING,
-                body=body,
-                created_at=now,
-                next_attempt_at=now,
-            )
+            delivery_row = {
+                "endpoint_id": endpoint_id,
+                "event_id": event_id,
+                "event_type": PING,
+                "body": body,
+                "created_at": now,
+                "next_attempt_at": now,
+            }
+            await webhook_store.insert_deliveries(uow.session, [delivery_row])
             delivery = await webhook_store.get_delivery(uow.session, endpoint_id, event_id=event_id)
         assert delivery is not None
         self._wake()
