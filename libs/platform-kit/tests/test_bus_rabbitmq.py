@@ -15,7 +15,7 @@ import aio_pika
 import pytest
 from messaging_fixture import CreditGranted, apply_credit, create_schema, credited, metadata
 from platform_kit.bus import Envelope
-from platform_kit.bus.rabbitmq import AckPacing, RabbitBus
+from platform_kit.bus.rabbitmq import RabbitBus
 from platform_kit.bus.transport import EVENTS_EXCHANGE
 from platform_kit.db import Database
 from platform_kit.inbox import Inbox
@@ -219,56 +219,6 @@ async def test_relay_killed_between_publish_and_mark_sent_duplicate_is_absorbed(
     await eventually(lambda: _value(inbox.applied_total + inbox.duplicates_total == 2), timeout=20)
     assert await credited(db, "erin") == (1, 13)
     assert inbox.duplicates_total == 1
-
-
-def test_acks_are_paced_by_count_and_by_time() -> None:
-    """Issue 14: a fan-out consumer acknowledges once `every` deliveries wait or `seconds` passed since its last
-    ack, not after each burst; the first delivery, and one after a quiet spell, at once."""
-    now = [100.0]
-    pacing = AckPacing(every=4, seconds=0.05, clock=lambda: now[0])
-    assert pacing.handled(1)
-    pacing.acknowledged()
-    now[0] += 0.01
-    assert not pacing.handled(1) and not pacing.handled(2), "three waiting, 20 ms after the last ack"
-    assert pacing.handled(1), "the fourth"
-    pacing.acknowledged()
-    now[0] += 0.01
-    assert not pacing.handled(1)
-    now[0] += 0.05
-    assert pacing.handled(1), "50 ms since the last ack"
-
-
-async def test_a_fan_out_consumer_acknowledges_what_it_held_back_once_quiet(
-    rabbitmq_url: str, unique_name: str
-) -> None:
-    """Deliveries close together have their acks held back; once the queue is quiet they are acknowledged, so
-    the broker never times the consumer out for them (if the quiet ack were missing, two would stay unacked)."""
-    replica, publisher = RabbitBus(rabbitmq_url), RabbitBus(rabbitmq_url)
-    await replica.start()
-    await publisher.start()
-    received: list[str] = []
-
-    async def record(envelope: Envelope) -> None:
-        received.append(envelope.id)
-
-    await replica.subscribe(unique_name, ["test.#"], record, per_instance=True)
-    for amount in range(3):
-        await publisher.publish(Envelope.wrap(CreditGranted(account="fan", amount=amount), producer="test").outgoing())
-    await eventually(lambda: _value(len(received) == 3))
-
-    async def none_unacknowledged() -> bool:
-        listing = await asyncio.to_thread(
-            subprocess.run,
-            ["rabbitmqctl", "list_queues", "name", "messages_unacknowledged", "--formatter", "json", "--quiet"],
-            capture_output=True, check=True, text=True,
-        )  # fmt: skip
-        rows = [row for row in json.loads(listing.stdout) if row["name"].startswith(unique_name)]
-        return bool(rows) and all(row["messages_unacknowledged"] == 0 for row in rows)
-
-    # Each listing boots an Erlang VM (a second or more on a loaded machine): a generous bound.
-    assert await eventually(none_unacknowledged, timeout=60)
-    for bus in (replica, publisher):
-        await bus.close()
 
 
 async def test_per_instance_subscriptions_each_get_every_message(rabbitmq_url: str, unique_name: str) -> None:

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 
 import aio_pika
 from aio_pika.abc import AbstractExchange, AbstractIncomingMessage, AbstractRobustChannel, AbstractRobustConnection
@@ -38,12 +37,6 @@ log = logging.getLogger(__name__)
 
 #: Deliveries a fan-out consumer may hold unacknowledged: enough for a burst of table events between two acks.
 PER_INSTANCE_PREFETCH = 256
-#: A fan-out consumer acknowledges what it handled at most this often, or once a quarter of its prefetch is
-#: waiting for it: while a gateway keeps up, its bursts are a table event or two, and an ack each was a write to the
-#: broker's socket (a system call) per event; those writes, acks and publishes, were 15 % of a gateway's samples at
-#: fast pace (py-spy, `sng --fast`: issue 14).
-PER_INSTANCE_ACK_SECONDS = 0.05
-PER_INSTANCE_ACK_EVERY = PER_INSTANCE_PREFETCH // 4
 
 
 class RabbitBus:
@@ -190,10 +183,9 @@ class RabbitBus:
 
         Its messages are handled in order by one task and acknowledged together: one cumulative ack (`multiple`)
         for everything handled so far instead of one frame each — acks were the largest share of a gateway's
-        CPU after the requests themselves (py-spy, capacity run) — and at a pace (`AckPacing`), not after every
-        burst. A cumulative ack is only safe on a channel no other consumer shares, hence the channel. Nothing here
-        is retried: a failing handler's message is dropped, as a transient queue's messages are with the process
-        anyway (an ack held back changes nothing there either).
+        CPU after the requests themselves (py-spy, capacity run). A cumulative ack is only safe on a channel no
+        other consumer shares, hence the channel. Nothing here is retried: a failing handler's message is
+        dropped, as a transient queue's messages are with the process anyway.
         """
         assert self._connection is not None
         channel = await self._connection.channel()
@@ -209,58 +201,19 @@ class RabbitBus:
 
     @staticmethod
     async def _fan_out_in_order(queue: str, waiting: asyncio.Queue[AbstractIncomingMessage], handler: Handler) -> None:
-        pacing = AckPacing(PER_INSTANCE_ACK_EVERY, PER_INSTANCE_ACK_SECONDS)
-        last: AbstractIncomingMessage | None = None  # handled, not yet acknowledged
         while True:
-            try:
-                async with asyncio.timeout(None if last is None else pacing.seconds):
-                    messages = await _burst(waiting, PER_INSTANCE_PREFETCH)
-            except TimeoutError:
-                # Quiet: what was held back is acknowledged now (the broker closes a channel whose deliveries stay
-                # unacknowledged for long).
-                assert last is not None
-                await _settle(last.ack(multiple=True))
-                pacing.acknowledged()
-                last = None
-                continue
+            messages = await _burst(waiting, PER_INSTANCE_PREFETCH)
             for message in messages:
                 try:
                     await handler(Envelope.from_bytes(message.body, message.routing_key))
                 except Exception:
                     log.exception("per-instance handler failed; message dropped", extra={"queue": queue})
-            last = messages[-1]
-            if pacing.handled(len(messages)):
-                # Everything up to the last delivery handled is acknowledged by one ack.
-                await _settle(last.ack(multiple=True))
-                pacing.acknowledged()
-                last = None
+            # Everything up to the burst's last delivery is handled: one ack for all of it.
+            await _settle(messages[-1].ack(multiple=True))
 
     async def _declare_exchanges(self, channel: AbstractRobustChannel) -> None:
         await channel.declare_exchange(EVENTS_EXCHANGE, aio_pika.ExchangeType.TOPIC, durable=True)
         await channel.declare_exchange(DEAD_LETTER_EXCHANGE, aio_pika.ExchangeType.TOPIC, durable=True)
-
-
-class AckPacing:
-    """When a consumer whose acks are cumulative acknowledges what it handled: once `every` deliveries wait for it,
-    or once `seconds` have passed since its last ack (a delivery after a quiet spell at once); else it holds the ack
-    back for the next burst, or for `seconds` of quiet. Fewer deliveries than the prefetch wait for it, so the broker
-    never stops delivering meanwhile."""
-
-    def __init__(self, every: int, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.every = every
-        self.seconds = seconds
-        self._clock = clock
-        self._waiting = 0
-        self._acked_at = -seconds  # the first delivery is acknowledged at once
-
-    def handled(self, count: int) -> bool:
-        """`count` more deliveries handled: whether to acknowledge them (and those held back) now."""
-        self._waiting += count
-        return self._waiting >= self.every or self._clock() - self._acked_at >= self.seconds
-
-    def acknowledged(self) -> None:
-        self._waiting = 0
-        self._acked_at = self._clock()
 
 
 async def _burst(waiting: asyncio.Queue[AbstractIncomingMessage], limit: int) -> list[AbstractIncomingMessage]:
