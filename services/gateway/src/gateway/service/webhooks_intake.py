@@ -15,8 +15,8 @@ committed, as before.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from platform_kit.bus import Envelope
 from platform_kit.clock import Clock
@@ -38,6 +38,8 @@ from gateway.domain.webhook_events import (
 #: Players whose concessionaire an intake remembers (a player never changes concessionaire); past it, it forgets
 #: them all and starts again (about 15 MB at most).
 REMEMBERED_PLAYERS = 100_000
+
+T = TypeVar("T")
 
 
 class WebhookIntake:
@@ -107,20 +109,23 @@ class WebhookIntake:
 
 
 async def _types_subscribed(session: AsyncSession) -> frozenset[str]:
-    """The event types endpoints chose, read once per transaction (the inbox applies waiting messages together)."""
-    key = "webhook_types_subscribed"
-    if key not in session.info:
-        session.info[key] = await webhook_store.subscribed_types(session)
-    types: frozenset[str] = session.info[key]
-    return types
+    """The event types endpoints chose."""
+    return await _once_per_transaction(session, ("webhook_types",), lambda: webhook_store.subscribed_types(session))
 
 
 async def _subscribed(session: AsyncSession, partner_event: PartnerEvent) -> list[webhook_store.EndpointRecord]:
-    """The endpoints a partner event goes to, looked up once per transaction for each concessionaire and type: the
-    inbox applies waiting messages together, and a settled draw's thousands of coupon outcomes ask alike."""
+    """The endpoints a partner event goes to, for its concessionaire and type."""
+    targets = None if partner_event.concessionaire_id is None else {partner_event.concessionaire_id}
     key = ("webhook_endpoints", partner_event.concessionaire_id, partner_event.type)
+    return await _once_per_transaction(
+        session, key, lambda: webhook_store.subscribed(session, targets, partner_event.type)
+    )
+
+
+async def _once_per_transaction(session: AsyncSession, key: tuple[object, ...], read: Callable[[], Awaitable[T]]) -> T:
+    """What `read()` answers, asked once per transaction under `key`: the inbox applies waiting messages together,
+    and a settled draw's thousands of coupon outcomes ask alike."""
     if key not in session.info:
-        targets = None if partner_event.concessionaire_id is None else {partner_event.concessionaire_id}
-        session.info[key] = await webhook_store.subscribed(session, targets, partner_event.type)
-    endpoints: list[webhook_store.EndpointRecord] = session.info[key]
-    return endpoints
+        session.info[key] = await read()
+    answer: T = session.info[key]
+    return answer
