@@ -106,7 +106,7 @@ class ServiceRuntime:
         All patterns of a service share one durable queue (named after the service) unless `queue` is given,
         e.g. a table-engine shard's command queue. Messages of a queue are applied in order, one at a time,
         unless the queue's first registration allows more `concurrency`. Messages already waiting are applied
-        together in one transaction (one commit for up to a prefetch of them): a handler must not assume it has
+        together in one transaction (one commit for up to `BATCH_LIMIT` of them): a handler must not assume it has
         its transaction to itself, and what it keeps in memory must follow the commit (`after_commit`).
         """
         name = queue or self.name

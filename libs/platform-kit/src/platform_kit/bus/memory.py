@@ -9,12 +9,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from platform_kit.bus.envelope import Envelope, OutgoingMessage
-from platform_kit.bus.transport import DEFAULT_MAX_DELIVERIES, BatchHandler, Handler, applied_as_batch, topic_matches
+from platform_kit.bus.transport import (
+    BATCH_LIMIT,
+    DEFAULT_MAX_DELIVERIES,
+    BatchHandler,
+    Handler,
+    applied_as_batch,
+    topic_matches,
+)
 
 log = logging.getLogger(__name__)
-
-# As many messages as RabbitMQ's default prefetch lets a consumer hold: batches the same size in both transports.
-BATCH_LIMIT = 32
 
 
 @dataclass

@@ -18,6 +18,9 @@ EVENTS_EXCHANGE = "platform.events"
 DEAD_LETTER_EXCHANGE = "platform.dead-letter"
 DEFAULT_MAX_DELIVERIES = 5
 
+#: The most messages a consumer applies in one batch (one transaction), in either transport.
+BATCH_LIMIT = 32
+
 
 class Transport(Protocol):
     async def start(self) -> None: ...
@@ -51,7 +54,7 @@ class Transport(Protocol):
         durable queue shared by the service's replicas: for fan-out, e.g. every gateway forwarding table events
         to its own WebSocket clients. Nothing is retried or dead-lettered there.
 
-        `batch` (with `concurrency` 1) takes every message already waiting, up to the prefetch, in one call, in
+        `batch` (with `concurrency` 1) takes every message already waiting, up to `BATCH_LIMIT`, in one call, in
         queue order: a consumer applies them in one transaction instead of one each. A batch that raises is
         handed to `handler` again one message at a time, with the usual retries and dead-lettering, so a poison
         message cannot hold up its neighbours and every message keeps its own fate.
