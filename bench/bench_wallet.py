@@ -15,11 +15,12 @@ command alone (the idempotent executor) and through the group commit (many comma
 run deposits, withdrawals and paid entries);
 `http` sends the same commands to a `platform serve wallet` process over HTTP (what callers see), from wrk (a C
 load generator, when installed: it leaves the cores to the server; `--load httpx`: from this process, which then
-costs as much CPU as the server does) with 16 and with 50 callers (`--http-connections`). The load generator shares
-the machine's cores with PostgreSQL and the server.
+costs as much CPU as the server does) with 16 and with 50 callers (`--http-connections`); on PostgreSQL also from
+two wallet processes sharing the port (`--instances`; deployed, the wallet runs two replicas at least). The load
+generator shares the machine's cores with PostgreSQL and the server.
 
 Besides throughput and latency, each row shows the wallet process's CPU per operation (ledger: this process,
-load generator included; http: the server process) and, for the ledger layer, the database round trips per
+load generator included; http: the server processes, over the measured run alone) and, for the ledger layer, the database round trips per
 operation (statements, BEGINs and COMMITs, the outbox relay's included): on a shared machine these two move far
 less from run to run than the throughput does.
 
@@ -28,7 +29,7 @@ transactions through asyncpg (no SQLAlchemy, no wallet) on one row — the singl
 rows picked at random: the ceilings the wallet's figures are to be read against.
 
     uv run python bench/bench_wallet.py [--seconds 4] [--concurrency 16] [--layers ledger,http]
-        [--database postgres|sqlite] [--http-connections 16,50] [--load wrk|httpx]
+        [--database postgres|sqlite] [--http-connections 16,50] [--load wrk|httpx] [--instances 1,2]
 """
 
 from __future__ import annotations
@@ -114,11 +115,28 @@ class Result:
         )
 
 
-def server_cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process so far (Linux /proc)."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+class CpuSince:
+    """The processes' CPU seconds since the last `mark()` (or since made)."""
+
+    def __init__(self, processes: list[subprocess.Popen[bytes]]) -> None:
+        self.processes = processes
+        self.at = servers_cpu_seconds(processes)
+
+    def mark(self) -> None:
+        self.at = servers_cpu_seconds(self.processes)
+
+    def seconds(self) -> float:
+        return servers_cpu_seconds(self.processes) - self.at
+
+
+def servers_cpu_seconds(processes: list[subprocess.Popen[bytes]]) -> float:
+    """User + system CPU of the processes so far (Linux /proc)."""
+    ticks = 0
+    for process in processes:
+        with open(f"/proc/{process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 async def drive(call: Call, seconds: float, concurrency: int) -> tuple[float, list[float]]:
@@ -226,7 +244,7 @@ function setup(thread)
   threads = threads + 1
   thread:set("tid", threads)
 end
-local run = os.getenv("BENCH_RUN")
+local run = os.getenv("BENCH_RUN") .. "-" .. os.getenv("WRK_PHASE")
 local pairs = tonumber(os.getenv("BENCH_PAIRS"))
 local buy_in = os.getenv("BENCH_BUY_IN") ~= ""
 local sent = 0
@@ -252,29 +270,51 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def serve(url: str) -> tuple[subprocess.Popen[bytes], httpx.AsyncClient]:
+async def serve(url: str, instances: int) -> tuple[list[subprocess.Popen[bytes]], httpx.AsyncClient]:
+    """`instances` wallet processes on one database, sharing one port (`WALLET_REUSE_PORT`: the kernel spreads the
+    connections over them, as the deployment's Service spreads them over its replicas)."""
     port = free_port()
     env = os.environ | {
         "WALLET_DATABASE_URL": url,
         "WALLET_PORT": str(port),
+        "WALLET_REUSE_PORT": "true",
         "WALLET_BUS_URL": "memory://",
         "WALLET_LOG_LEVEL": "WARNING",
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "platform_runner.cli", "serve", "wallet"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-m", "platform_runner.cli", "serve", "wallet"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(instances)
+    ]
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     http = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30, limits=limits)
+    # A process listens once its app has started (and is then ready): every one of them listening on the port.
     for _ in range(600):
-        try:
-            if (await http.get("/readyz")).status_code == 200:
-                return process, http
-        except httpx.TransportError:
-            await asyncio.sleep(0.1)
-    raise RuntimeError("the wallet process did not start")
+        if any(process.poll() is not None for process in processes):
+            break
+        if listening(port) == instances:
+            return processes, http
+        await asyncio.sleep(0.1)
+    stop(processes)
+    raise RuntimeError("the wallet processes did not start")
+
+
+def listening(port: int) -> int:
+    """Sockets listening on `port` on this machine (Linux /proc/net/tcp: local address, then state 0A)."""
+    with open("/proc/net/tcp") as table:
+        rows = [line.split() for line in table.readlines()[1:]]
+    return sum(1 for row in rows if int(row[1].rsplit(":", 1)[1], 16) == port and row[3] == "0A")
+
+
+def stop(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        process.send_signal(signal.SIGTERM)
+    for process in processes:
+        process.wait(timeout=30)
 
 
 # -- the run ----------------------------------------------------------------------------------------------------
@@ -313,7 +353,13 @@ async def postgres_ceiling(url: str, concurrency: int, seconds: float, hot: bool
 
 
 async def measure(
-    url: str, seconds: float, concurrency: int, layers: list[str], http_connections: list[int], load: str
+    url: str,
+    seconds: float,
+    concurrency: int,
+    layers: list[str],
+    http_connections: list[int],
+    load: str,
+    instances: list[int],
 ) -> list[Result]:
     results: list[Result] = []
     settings = Settings(database_url=url, reconciliation_interval_seconds=3600.0)
@@ -338,22 +384,21 @@ async def measure(
                     results.append(Result.measured(layer, scenario, legs, elapsed, latencies, cpu, trips))
         report = await wallet.reconciler.check()
         assert report.ok, report
-    if "http" in layers:
-        process, http = await serve(url)
+    for count in instances if "http" in layers else []:
+        processes, http = await serve(url, count)
         try:
             for connections in http_connections:
-                results += await measure_http(process, http, seconds, connections, load)
+                results += await measure_http(processes, http, seconds, connections, load)
             reconciliation = (await http.get("/internal/v1/reconciliation", headers={"X-Internal-Token": TOKEN})).json()
             assert reconciliation["ok"], reconciliation
         finally:
             await http.aclose()
-            process.send_signal(signal.SIGTERM)
-            process.wait(timeout=30)
+            stop(processes)
     return results
 
 
 async def measure_http(
-    process: subprocess.Popen[bytes], http: httpx.AsyncClient, seconds: float, connections: int, load: str
+    processes: list[subprocess.Popen[bytes]], http: httpx.AsyncClient, seconds: float, connections: int, load: str
 ) -> list[Result]:
     results = []
     for scenario, pairs, buy_in, legs in (
@@ -361,14 +406,20 @@ async def measure_http(
         ("many accounts", PAIRS, False, 1),
         ("buy-ins, one tournament", PAIRS, True, 2),
     ):
-        layer = f"http ({load}, {connections} connections)"
-        cpu = server_cpu_seconds(process.pid)
+        servers = f", {len(processes)} processes" if len(processes) > 1 else ""
+        layer = f"http ({load}, {connections} connections{servers})"
+        cpu = CpuSince(processes)
         if load == "wrk":
             env = {"BENCH_RUN": uuid.uuid4().hex, "BENCH_PAIRS": str(pairs), "BENCH_BUY_IN": "1" if buy_in else ""}
             figures = await asyncio.to_thread(
-                run_wrk, WRK_SCRIPT, str(http.base_url), connections=connections, seconds=seconds, env=env
+                run_wrk,
+                WRK_SCRIPT,
+                str(http.base_url),
+                connections=connections,
+                seconds=seconds,
+                env=env,
+                measuring=cpu.mark,  # after the warm-up: the measured run's CPU alone
             )
-            cpu = server_cpu_seconds(process.pid) - cpu
             operations = round(figures.throughput * seconds)
             results.append(
                 Result(
@@ -379,7 +430,7 @@ async def measure_http(
                     seconds,
                     figures.p50_ms,
                     figures.p99_ms,
-                    cpu,
+                    cpu.seconds(),
                     None,
                     figures.failed,
                 )
@@ -387,24 +438,29 @@ async def measure_http(
         else:
             call = http_buy_in(http) if buy_in else http_deposit(http, pairs)
             elapsed, latencies = await drive(call, seconds, connections)
-            cpu = server_cpu_seconds(process.pid) - cpu
-            results.append(Result.measured(layer, scenario, legs, elapsed, latencies, cpu, None))
+            results.append(Result.measured(layer, scenario, legs, elapsed, latencies, cpu.seconds(), None))
     return results
 
 
 async def main(
-    seconds: float, concurrency: int, layers: list[str], database: str, http_connections: list[int], load: str
+    seconds: float,
+    concurrency: int,
+    layers: list[str],
+    database: str,
+    http_connections: list[int],
+    load: str,
+    instances: list[int],
 ) -> None:
     if database == "sqlite":
         with tempfile.TemporaryDirectory() as directory:
             results = await measure(
-                f"sqlite+aiosqlite:///{directory}/wallet.db", seconds, concurrency, layers, http_connections, load
+                f"sqlite+aiosqlite:///{directory}/wallet.db", seconds, concurrency, layers, http_connections, load, [1]
             )
         peers = "none (SQLite standalone: one process, one writer at a time)"
     else:
         url = await create_database()
         try:
-            results = await measure(url, seconds, concurrency, layers, http_connections, load)
+            results = await measure(url, seconds, concurrency, layers, http_connections, load, instances)
         finally:
             await drop_database(url)
         url = await create_database()
@@ -437,8 +493,14 @@ if __name__ == "__main__":
     parser.add_argument("--database", choices=["postgres", "sqlite"], default="postgres")
     parser.add_argument("--http-connections", default="16,50", help="the http layer's callers, one run per number")
     parser.add_argument("--load", choices=("wrk", "httpx"), default="wrk" if installed() else "httpx")
+    parser.add_argument(
+        "--instances",
+        default="1,2",
+        help="PostgreSQL: wallet processes sharing the port, one http run per number (deployed: 2 replicas at least)",
+    )
     args = parser.parse_args()
     connections = [int(n) for n in args.http_connections.split(",")]
+    instances = [int(n) for n in args.instances.split(",")]
     serving.run(  # the services' own loop (uvloop)
-        main(args.seconds, args.concurrency, args.layers.split(","), args.database, connections, args.load)
+        main(args.seconds, args.concurrency, args.layers.split(","), args.database, connections, args.load, instances)
     )

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -26,19 +27,38 @@ def installed() -> bool:
 
 
 def run_wrk(
-    script: str, url: str, *, connections: int, seconds: float, env: dict[str, str], warm_up: float = 2.0
+    script: str,
+    url: str,
+    *,
+    connections: int,
+    seconds: float,
+    env: dict[str, str],
+    warm_up: float = 2.0,
+    measuring: Callable[[], None] = lambda: None,
 ) -> Figures:
     """`script` (wrk's Lua) against `url` with `connections` open, after `warm_up` seconds of the same load.
-    `env` is added to the script's environment (it reads it with os.getenv)."""
+    `env` is added to the script's environment (it reads it with os.getenv), and `WRK_PHASE`, "warm-up" or
+    "measured": a script that keys its requests (Idempotency-Key) puts the phase in its keys, or the measured run
+    sends the warm-up's keys again (wrk's random numbers repeat from run to run) and is answered with replays.
+    `measuring()` is called as the measured run starts: counters read there cover it alone."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as file:
         file.write(script)
     command = ["wrk", "-t2", f"-c{connections}", "--latency", "-s", file.name]
-    environment = {**os.environ, **env}
     try:
         if warm_up > 0:
-            subprocess.run([*command, f"-d{warm_up:g}s", url], env=environment, capture_output=True, check=True)
+            subprocess.run(
+                [*command, f"-d{warm_up:g}s", url],
+                env={**os.environ, **env, "WRK_PHASE": "warm-up"},
+                capture_output=True,
+                check=True,
+            )
+        measuring()
         out = subprocess.run(
-            [*command, f"-d{seconds:g}s", url], env=environment, capture_output=True, text=True, check=True
+            [*command, f"-d{seconds:g}s", url],
+            env={**os.environ, **env, "WRK_PHASE": "measured"},
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
     finally:
         os.unlink(file.name)
