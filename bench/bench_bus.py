@@ -32,7 +32,7 @@ from platform_kit.bus.rabbitmq import RabbitBus
 from platform_kit.db import Database
 from platform_kit.inbox import Inbox
 from platform_kit.outbox import Outbox, OutboxRelay
-from platform_kit.testing import RABBITMQ_URL, create_database, drop_database
+from platform_kit.testing import RABBITMQ_URL, create_database, delete_queues, drop_database
 from platform_runner import serving
 
 PER_TRANSACTION = 10
@@ -62,7 +62,7 @@ async def run(
     await relay.stop()
     assert (got := await credited(db, "bench")) == (events, events), (label, got, inbox.applied_total)
     if isinstance(bus, RabbitBus):
-        await delete_queues(queue, f"{queue}.dead")
+        await delete_queues(RABBITMQ_URL, queue, f"{queue}.dead")
     await bus.close()
     await db.dispose()
     return label, events, events / written, events / elapsed
@@ -114,7 +114,7 @@ async def run_split(url: str, events: int) -> tuple[str, int, float, float]:
     consumer.join()
     await relay.stop()
     assert (got := await credited(db, "bench")) == (events, events), got
-    await delete_queues(queue, f"{queue}.dead")
+    await delete_queues(RABBITMQ_URL, queue, f"{queue}.dead")
     await bus.close()
     await db.dispose()
     return "RabbitMQ + PostgreSQL, consumer in its own process", events, events / written, events / (done - started)
@@ -142,7 +142,7 @@ async def relay_alone(events: int) -> tuple[float, float]:
             pass
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
         assert relay.published_total == events, relay.published_total
-        await delete_queues(queue, f"{queue}.dead")
+        await delete_queues(RABBITMQ_URL, queue, f"{queue}.dead")
         await bus.close()
         await db.dispose()
     finally:
@@ -161,14 +161,6 @@ async def produce(db: Database, outbox: Outbox, events: int) -> None:
             await outbox.add_many(
                 session, [CreditGranted(account="bench", amount=1) for _ in range(min(PER_TRANSACTION, events - first))]
             )
-
-
-async def delete_queues(*names: str) -> None:
-    connection = await aio_pika.connect(RABBITMQ_URL)
-    async with connection:
-        channel = await connection.channel()
-        for name in names:
-            await channel.queue_delete(name)
 
 
 async def broker_ceiling(messages: int) -> tuple[float, float]:

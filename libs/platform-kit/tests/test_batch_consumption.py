@@ -18,7 +18,15 @@ from platform_kit.bus.rabbitmq import PREFETCH, RabbitBus
 from platform_kit.bus.transport import BATCH_LIMIT
 from platform_kit.db import Database
 from platform_kit.inbox import Inbox
-from platform_kit.testing import POSTGRES_ADMIN_URL, RABBITMQ_URL, create_database, drop_database, eventually, require
+from platform_kit.testing import (
+    POSTGRES_ADMIN_URL,
+    RABBITMQ_URL,
+    create_database,
+    delete_queues,
+    drop_database,
+    eventually,
+    require,
+)
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -46,7 +54,7 @@ async def setup(request: pytest.FixtureRequest, unique_name: str, tmp_path: Path
             yield ready
     finally:
         await drop_database(url)
-        await _delete_queues(unique_name, f"{unique_name}.dead")
+        await delete_queues(RABBITMQ_URL, unique_name, f"{unique_name}.dead")
 
 
 async def _set_up(db: Database, bus: Transport, queue: str) -> AsyncIterator[Setup]:
@@ -147,7 +155,7 @@ async def test_the_broker_delivers_the_next_batch_while_one_is_applied(unique_na
             assert max(consumer.batch_sizes) <= BATCH_LIMIT
     finally:
         await drop_database(url)
-        await _delete_queues(unique_name, f"{unique_name}.dead")
+        await delete_queues(RABBITMQ_URL, unique_name, f"{unique_name}.dead")
 
 
 async def _ready_is(queue: str, expected: int) -> bool:
@@ -156,14 +164,6 @@ async def _ready_is(queue: str, expected: int) -> bool:
         channel = await connection.channel()
         declared = await channel.declare_queue(queue, passive=True)
         return declared.declaration_result.message_count == expected
-
-
-async def _delete_queues(*names: str) -> None:
-    connection = await aio_pika.connect(RABBITMQ_URL)
-    async with connection:
-        channel = await connection.channel()
-        for name in names:
-            await channel.queue_delete(name)
 
 
 async def test_a_failing_message_in_a_batch_is_dead_lettered_alone(setup: Setup) -> None:

@@ -79,6 +79,18 @@ async def drop_database(url: str) -> None:
         await connection.close()
 
 
+async def delete_queues(url: str, *names: str) -> None:
+    """Delete these RabbitMQ queues (and the messages in them), each on a channel of its own: one that fails
+    closes only its channel."""
+    import aio_pika
+
+    connection = await aio_pika.connect(url)
+    async with connection:
+        for name in names:
+            channel = await connection.channel()
+            await channel.queue_delete(name)
+
+
 @pytest.fixture
 async def postgres_url() -> AsyncIterator[str]:
     """A fresh PostgreSQL database for one test, dropped afterwards."""

@@ -21,7 +21,7 @@ from platform_kit.bus.rabbitmq import RabbitBus
 from platform_kit.events import Command, Event
 from platform_kit.events import table as contract
 from platform_kit.events.table import command_routing_key, shard_for, shard_queue
-from platform_kit.testing import eventually
+from platform_kit.testing import delete_queues, eventually
 
 pytestmark = [pytest.mark.postgres, pytest.mark.rabbitmq]
 
@@ -81,14 +81,6 @@ class Observer:
             return [event for event in self.events(kind) if where(event)]
 
         return (await eventually(matches, timeout=30))[-1]
-
-
-async def delete_queues(url: str, *names: str) -> None:
-    connection = await aio_pika.connect(url)
-    async with connection:
-        for name in names:
-            channel = await connection.channel()
-            await channel.queue_delete(name)
 
 
 async def consumers_of(url: str, queue: str) -> int:
