@@ -20,9 +20,9 @@ two wallet processes sharing the port (`--instances`; deployed, the wallet runs 
 generator shares the machine's cores with PostgreSQL and the server.
 
 Besides throughput and latency, each row shows the wallet process's CPU per operation (ledger: this process,
-load generator included; http: the server processes, over the measured run alone) and, for the ledger layer, the database round trips per
-operation (statements, BEGINs and COMMITs, the outbox relay's included): on a shared machine these two move far
-less from run to run than the throughput does.
+load generator included; http: the server processes, over the measured run alone) and, for the ledger layer, the
+database round trips per operation (statements, BEGINs and COMMITs, the outbox relay's included): on a shared
+machine these two move far less from run to run than the throughput does.
 
 The peers, in the same run: PostgreSQL alone, the same number of connections committing one-row UPDATE
 transactions through asyncpg (no SQLAlchemy, no wallet) on one row — the single pair's hot account — and on

@@ -161,9 +161,20 @@ async def player_concessionaires(session: AsyncSession, player_ids: set[str]) ->
 _INSERT_DELIVERIES = webhook_deliveries.insert()
 
 
+def delivery_row(endpoint_id: str, event_id: str, event_type: str, body: str, now: datetime) -> dict[str, Any]:
+    """A delivery to queue with `insert_deliveries`: due at once."""
+    return {
+        "endpoint_id": endpoint_id,
+        "event_id": event_id,
+        "event_type": event_type,
+        "body": body,
+        "created_at": now,
+        "next_attempt_at": now,
+    }
+
+
 async def insert_deliveries(session: AsyncSession, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Queue these deliveries (`endpoint_id`, `event_id`, `event_type`, `body`, `created_at`, `next_attempt_at`),
-    pending and never attempted, numbered in the order given."""
+    """Queue these deliveries (`delivery_row`), pending and never attempted, numbered in the order given."""
     await session.execute(_INSERT_DELIVERIES, [{**row, "status": PENDING, "attempts": 0} for row in rows])
 
 

@@ -196,15 +196,9 @@ class Webhooks:
         )
         async with self._context.units.unit() as uow:
             await _endpoint(uow.session, concessionaire_id, endpoint_id)
-            delivery_row = {
-                "endpoint_id": endpoint_id,
-                "event_id": event_id,
-                "event_type": PING,
-                "body": body,
-                "created_at": now,
-                "next_attempt_at": now,
-            }
-            await webhook_store.insert_deliveries(uow.session, [delivery_row])
+            await webhook_store.insert_deliveries(
+                uow.session, [webhook_store.delivery_row(endpoint_id, event_id, PING, body, now)]
+            )
             delivery = await webhook_store.get_delivery(uow.session, endpoint_id, event_id=event_id)
         assert delivery is not None
         self._wake()

@@ -95,16 +95,7 @@ class WebhookIntake:
                 concessionaire_id=endpoint.concessionaire_id,
                 data=partner_event.data,
             )
-            rows.append(
-                {
-                    "endpoint_id": endpoint.id,
-                    "event_id": event_id,
-                    "event_type": partner_event.type,
-                    "body": body,
-                    "created_at": now,
-                    "next_attempt_at": now,
-                }
-            )
+            rows.append(webhook_store.delivery_row(endpoint.id, event_id, partner_event.type, body, now))
         return rows
 
 

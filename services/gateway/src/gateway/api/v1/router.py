@@ -8,8 +8,9 @@ The modules are included in the app itself, each under the prefix, and the busie
 request's route by trying the routes in order, every included router over again for the match and then for
 the handling, so a router nested in an `/api/v1` router of its own and the modules before it cost every request
 (a fifth of `GET /players/me`'s CPU, issue 14); behind the lobby, the sessions and the concessionaires, finding
-`POST /draws/{id}/coupons` cost 42 µs more a coupon (the app called in process). No two modules have a path in common, so the order decides
-nothing else; the URLs and the OpenAPI document are the same.
+`POST /draws/{id}/coupons` cost 42 µs more a coupon (the app called in process). No two modules have a path in
+common (tests/test_module_paths.py), so the order decides nothing else; the URLs and the OpenAPI document are the
+same.
 """
 
 from types import ModuleType
