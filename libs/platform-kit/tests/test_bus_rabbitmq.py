@@ -47,21 +47,26 @@ async def queue(unique_name: str, rabbitmq_url: str) -> AsyncIterator[str]:
     await delete_queues(rabbitmq_url, unique_name, f"{unique_name}.dead")
 
 
-async def consume_credits(bus: RabbitBus, db: Database, queue: str, account: str) -> Inbox:
+# Every test routes its messages by a key of its own (its queue's name), not by the event type: the tests of both
+# pytest workers share the broker's exchange, and a consumer bound by the type would take the other tests' credits as
+# its own (an inbox counting them as applied, a dead-letter queue holding another test's message).
+
+
+async def consume_credits(bus: RabbitBus, db: Database, queue: str) -> Inbox:
     inbox = Inbox(metadata.tables["inbox"], db)
-    await bus.subscribe(queue, [CreditGranted.TYPE], inbox.exactly_once(queue, apply_credit))
+    await bus.subscribe(queue, [queue], inbox.exactly_once(queue, apply_credit))
     return inbox
 
 
 async def test_event_in_rolled_back_transaction_is_never_published(db: Database, bus: RabbitBus, queue: str) -> None:
     outbox = Outbox(metadata.tables["outbox"], producer="test")
-    await consume_credits(bus, db, queue, "alice")
+    await consume_credits(bus, db, queue)
     with pytest.raises(RuntimeError):
         async with db.transaction() as session:
-            await outbox.add(session, CreditGranted(account="alice", amount=5))
+            await outbox.add(session, CreditGranted(account="alice", amount=5), routing_key=queue)
             raise RuntimeError("the state change failed")
     async with db.transaction() as session:
-        await outbox.add(session, CreditGranted(account="alice", amount=7))
+        await outbox.add(session, CreditGranted(account="alice", amount=7), routing_key=queue)
     relay = OutboxRelay(db, outbox, bus)
     assert await relay.publish_pending() == 1
     assert await eventually(lambda: _credited_is(db, "alice", (1, 7)))
@@ -77,12 +82,12 @@ async def test_relay_publishes_the_stored_text_byte_for_byte_and_the_consumer_ge
     async def record(envelope: Envelope) -> None:
         received.append(envelope)
 
-    await bus.subscribe(queue, [CreditGranted.TYPE], record)
+    await bus.subscribe(queue, [queue], record)
     connection = await aio_pika.connect(rabbitmq_url)
     async with connection:
         # A bare AMQP consumer beside the platform's: it sees the bytes on the wire, properties and all.
         wire = await (await connection.channel()).declare_queue(exclusive=True)
-        await wire.bind(EVENTS_EXCHANGE, routing_key=CreditGranted.TYPE)
+        await wire.bind(EVENTS_EXCHANGE, routing_key=queue)
         outbox = Outbox(metadata.tables["outbox"], producer="test")
         row = outbox.row(CreditGranted(account="zoë ✓", amount=17))
         written = Envelope.model_validate_json(row["envelope"])
@@ -90,7 +95,7 @@ async def test_relay_publishes_the_stored_text_byte_for_byte_and_the_consumer_ge
         # Envelope does not know (as a newer replica of the producer could write during a rolling deploy).
         stored = json.dumps({**json.loads(row["envelope"]), "from_a_newer_producer": 1}, indent=1, ensure_ascii=False)
         async with db.transaction() as session:
-            await session.execute(outbox.table.insert(), {**row, "envelope": stored})
+            await session.execute(outbox.table.insert(), {**row, "routing_key": queue, "envelope": stored})
 
         assert await OutboxRelay(db, outbox, bus).publish_pending() == 1
 
@@ -102,15 +107,13 @@ async def test_relay_publishes_the_stored_text_byte_for_byte_and_the_consumer_ge
             written.id,
             CreditGranted.TYPE,
             "test",
-            CreditGranted.TYPE,
+            queue,
         )
     await eventually(lambda: _value(len(received) == 1))
-    assert received == [written.delivered_as(CreditGranted.TYPE)]
+    assert received == [written.delivered_as(queue)]
 
 
 async def test_message_delivered_twice_is_applied_once(db: Database, bus: RabbitBus, queue: str) -> None:
-    # Routed by the test's own key, not the event type: tests running at once on one broker share its exchange,
-    # and another test's credit would count here as applied.
     inbox = Inbox(metadata.tables["inbox"], db)
     await bus.subscribe(queue, [queue], inbox.exactly_once(queue, apply_credit))
     envelope = Envelope.wrap(CreditGranted(account="bob", amount=11), producer="test")
@@ -131,9 +134,9 @@ async def test_consumer_that_keeps_failing_dead_letters_after_bounded_tries(
         attempts += 1
         raise ValueError("poison message")
 
-    await bus.subscribe(queue, [CreditGranted.TYPE], always_fails, max_deliveries=3)
+    await bus.subscribe(queue, [queue], always_fails, max_deliveries=3)
     envelope = Envelope.wrap(CreditGranted(account="carol", amount=1), producer="test")
-    await bus.publish(envelope.outgoing())
+    await bus.publish(envelope.outgoing(queue))
 
     async def dead_lettered() -> str | None:
         connection = await aio_pika.connect(rabbitmq_url)
@@ -166,7 +169,7 @@ async def _backlog_is(relay: OutboxRelay, expected: int) -> bool:
 async def test_event_committed_while_broker_is_down_is_published_when_it_is_back(
     db: Database, bus: RabbitBus, queue: str
 ) -> None:
-    await consume_credits(bus, db, queue, "dave")
+    await consume_credits(bus, db, queue)
     outbox = Outbox(metadata.tables["outbox"], producer="test")
     relay = OutboxRelay(db, outbox, bus, idle_interval=0.2)
     relay.start()
@@ -174,7 +177,7 @@ async def test_event_committed_while_broker_is_down_is_published_when_it_is_back
         subprocess.run(["rabbitmqctl", "stop_app"], check=True, capture_output=True)
         try:
             async with db.transaction() as session:
-                await outbox.add(session, CreditGranted(account="dave", amount=3))
+                await outbox.add(session, CreditGranted(account="dave", amount=3), routing_key=queue)
             await asyncio.sleep(1.0)
             assert await relay.backlog() == 1, "published although the broker is down"
         finally:
@@ -189,10 +192,10 @@ async def test_event_committed_while_broker_is_down_is_published_when_it_is_back
 async def test_relay_killed_between_publish_and_mark_sent_duplicate_is_absorbed(
     db: Database, bus: RabbitBus, queue: str, postgres_url: str, rabbitmq_url: str
 ) -> None:
-    inbox = await consume_credits(bus, db, queue, "erin")
+    inbox = await consume_credits(bus, db, queue)
     outbox = Outbox(metadata.tables["outbox"], producer="test")
     async with db.transaction() as session:
-        await outbox.add(session, CreditGranted(account="erin", amount=13))
+        await outbox.add(session, CreditGranted(account="erin", amount=13), routing_key=queue)
 
     here = Path(__file__).parent
     process = subprocess.Popen(
@@ -226,13 +229,15 @@ async def test_per_instance_subscriptions_each_get_every_message(rabbitmq_url: s
         async def record(envelope: Envelope, into: list[str] = received[index]) -> None:
             into.append(envelope.id)
 
-        await replica.subscribe(unique_name, ["private.test.#", "test.#"], record, per_instance=True)
+        await replica.subscribe(
+            unique_name, [f"private.{unique_name}.#", f"{unique_name}.#"], record, per_instance=True
+        )
     publisher = RabbitBus(rabbitmq_url)
     await publisher.start()
     public = Envelope.wrap(CreditGranted(account="fan", amount=1), producer="test")
     private = Envelope.wrap(CreditGranted(account="fan", amount=2), producer="test")
-    await publisher.publish(public.outgoing())
-    await publisher.publish(private.outgoing("private." + private.type))
+    await publisher.publish(public.outgoing(f"{unique_name}.{public.type}"))
+    await publisher.publish(private.outgoing(f"private.{unique_name}.{private.type}"))
     await eventually(lambda: _value(all(len(r) == 2 for r in received)))
     assert received == [[public.id, private.id], [public.id, private.id]]
     for bus in [*replicas, publisher]:
