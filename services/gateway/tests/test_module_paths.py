@@ -15,10 +15,7 @@ def _example(template: str) -> str:
 
 def test_no_two_modules_answer_the_same_path_and_method() -> None:
     routes = [
-        (module.__name__, route)
-        for module, _ in MODULES
-        for route in module.router.routes
-        if isinstance(route, APIRoute)
+        (module.__name__, route) for module in MODULES for route in module.router.routes if isinstance(route, APIRoute)
     ]
     assert len(routes) > 50
     clashes = [

@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from platform_kit import correlation
 from platform_kit.edge import BodyLimits, EdgeMiddleware
 from platform_kit.errors import install_handlers
+from platform_kit.flat_routes import include_flat
 from platform_kit.metrics import HttpMetrics, MetricsMiddleware
 from platform_kit.request_admission import RequestAdmission, RequestAdmissionMiddleware
 from platform_kit.runtime import ServiceRuntime
@@ -141,7 +142,7 @@ def create_service_app(
         return Response(generate_latest(runtime.registry), media_type=CONTENT_TYPE_LATEST)
 
     for router in routers:
-        app.include_router(router)
+        include_flat(app, router)
     instrument_app(app, runtime.tracer_provider, recording=runtime.records_traces)
     return app
 

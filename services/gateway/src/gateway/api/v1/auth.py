@@ -7,11 +7,23 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response, status
 
 from gateway.api.access import allow, client_address, public, services_of
+from gateway.api.problem_answers import refusals
+from gateway.api.v1 import API_V1
 from gateway.api.v1.schemas import PlayerLogin, PrincipalView, RefreshTokenBody, SessionView, SignUp, StaffLogin
 from gateway.domain.roles import Principal, Role
 from gateway.service.sessions import IssuedSession
 
-router = APIRouter(prefix="/auth", tags=["sessions"])
+SESSION_REFUSALS = refusals(
+    {
+        401: "Log-in: wrong login or password (`invalid_credentials`); refresh: an unknown, expired or reused "
+        "refresh token",
+        403: "Log-in and refresh: the player is banned (`player_banned`, P-12.5)",
+        404: "Sign-up: no concessionaire has that code (`concessionaire_not_found`)",
+        409: "Sign-up: the nickname or email is taken (`nickname_taken`, `email_taken`, `already_registered`)",
+        422: "Invalid request (`validation_failed`, with the fields); sign-up: `underage` (T-1.4), `nickname_reserved`",
+    }
+)
+router = APIRouter(prefix=API_V1 + "/auth", tags=["sessions"], responses=SESSION_REFUSALS)
 
 
 def _session_view(request: Request, issued: IssuedSession) -> SessionView:

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Request, Response, status
 
 from gateway.api.access import allow, public, services_of
 from gateway.api.problem_answers import refusals
+from gateway.api.v1 import API_V1
 from gateway.api.v1.schemas import (
     ApiKeyView,
     ConcessionaireListing,
@@ -21,7 +22,7 @@ from gateway.api.v1.schemas import (
 from gateway.domain.roles import Principal, Role
 from gateway.service.access import require_manages
 
-router = APIRouter(prefix="/concessionaires", tags=["concessionaires"])
+router = APIRouter(prefix=API_V1 + "/concessionaires", tags=["concessionaires"])
 
 Admin = Annotated[Principal, Depends(allow(Role.ADMIN))]
 KeyManager = Annotated[Principal, Depends(allow(Role.OPERATOR, Role.ADMIN))]

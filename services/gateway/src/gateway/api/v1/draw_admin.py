@@ -11,11 +11,13 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response, status
 
 from gateway.api.access import allow
+from gateway.api.problem_answers import RELAYED
 from gateway.api.relay import clients_of, relay, segment
+from gateway.api.v1 import API_V1
 from gateway.api.v1.proxy_schemas import dict_body_examples
 from gateway.domain.roles import Principal, Role
 
-router = APIRouter(prefix="/admin/draws", tags=["totalizator administration"])
+router = APIRouter(prefix=API_V1 + "/admin/draws", tags=["totalizator administration"], responses=RELAYED)
 
 Staff = Annotated[Principal, Depends(allow(Role.OPERATOR, Role.ADMIN))]
 Admin = Annotated[Principal, Depends(allow(Role.ADMIN))]

@@ -13,11 +13,13 @@ from platform_kit.errors import NotFound
 from platform_kit.idempotency import IdempotencyKey
 
 from gateway.api.access import PlayerInScope, allow, allow_on_player, allow_player_in_good_standing, public, services_of
+from gateway.api.problem_answers import RELAYED
 from gateway.api.relay import clients_of, relay, segment
+from gateway.api.v1 import API_V1
 from gateway.api.v1.proxy_schemas import COUPON, DRAW, STATISTICS, CouponPlacement, answers
 from gateway.domain.roles import Principal, Role
 
-router = APIRouter(tags=["totalizator"])
+router = APIRouter(prefix=API_V1, tags=["totalizator"], responses=RELAYED)
 
 Bettor = Annotated[PlayerInScope, Depends(allow_player_in_good_standing())]
 Anyone = Annotated[Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]

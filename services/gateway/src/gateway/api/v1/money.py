@@ -15,7 +15,9 @@ from platform_kit.idempotency import IdempotencyKey
 
 from gateway.adapters.service_client import DownstreamProblem
 from gateway.api.access import PlayerInScope, allow, allow_on_player
+from gateway.api.problem_answers import RELAYED
 from gateway.api.relay import clients_of, relay, segment
+from gateway.api.v1 import API_V1
 from gateway.api.v1.proxy_schemas import (
     ACCOUNTS,
     OPERATION,
@@ -30,7 +32,7 @@ from gateway.domain.roles import Principal, Role
 from gateway.service.access import require_manages
 from gateway.service.wallet_accounts import CONCESSIONAIRE_HEADER, WalletAccounts, acting_for
 
-router = APIRouter(tags=["accounts"])
+router = APIRouter(prefix=API_V1, tags=["accounts"], responses=RELAYED)
 
 OnPlayer = Annotated[PlayerInScope, Depends(allow_on_player(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
 Cashier = Annotated[PlayerInScope, Depends(allow_on_player(Role.PARTNER, Role.OPERATOR, Role.ADMIN))]

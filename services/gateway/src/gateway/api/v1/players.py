@@ -13,10 +13,11 @@ from platform_kit.errors import Forbidden, ProblemError
 
 from gateway.api.access import allow, services_of
 from gateway.api.problem_answers import refusals
+from gateway.api.v1 import API_V1
 from gateway.api.v1.schemas import EmailChange, NewPlayer, PlayerView, PublicPlayer
 from gateway.domain.roles import Principal, Role
 
-router = APIRouter(prefix="/players", tags=["players"])
+router = APIRouter(prefix=API_V1 + "/players", tags=["players"])
 
 Registrar = Annotated[Principal, Depends(allow(Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
 Anyone = Annotated[Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Request, Response, status
 from gateway.api.access import PlayerInScope, allow_on_player, services_of
 from gateway.api.problem_answers import RELAYED, refusals
 from gateway.api.relay import clients_of, relay, segment
+from gateway.api.v1 import API_V1
 from gateway.api.v1.protection_schemas import (
     DepositLimitsRequest,
     HistoryItem,
@@ -27,7 +28,7 @@ from gateway.api.v1.protection_schemas import (
 from gateway.domain.roles import Role
 from gateway.service.protection import session_clock
 
-router = APIRouter(prefix="/players/{player_id}/protection", tags=["player protection"])
+router = APIRouter(prefix=API_V1 + "/players/{player_id}/protection", tags=["player protection"])
 
 Reader = Annotated[PlayerInScope, Depends(allow_on_player(Role.PLAYER, Role.OPERATOR, Role.ADMIN))]
 Owner = Annotated[PlayerInScope, Depends(allow_on_player(Role.PLAYER))]

@@ -10,12 +10,14 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Depends, Query, Request, Response, status
 
 from gateway.api.access import PlayerInScope, allow, allow_on_player, public
+from gateway.api.problem_answers import RELAYED
 from gateway.api.relay import clients_of, relay, segment
+from gateway.api.v1 import API_V1
 from gateway.api.v1.proxy_schemas import LEADERBOARD, SANCTION, answers, dict_body_examples
 from gateway.api.v1.time_queries import DAY_RANGE, Day
 from gateway.domain.roles import Principal, Role
 
-router = APIRouter(tags=["rating and conduct"])
+router = APIRouter(prefix=API_V1, tags=["rating and conduct"], responses=RELAYED)
 
 People = Annotated[Principal, Depends(allow(Role.PLAYER, Role.OPERATOR, Role.ADMIN))]
 Staff = Annotated[Principal, Depends(allow(Role.OPERATOR, Role.ADMIN))]

@@ -14,13 +14,15 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 
 from gateway.api.access import allow, services_of
+from gateway.api.problem_answers import RELAYED
 from gateway.api.relay import clients_of, relay
+from gateway.api.v1 import API_V1
 from gateway.api.v1.money import ConcessionaireId
 from gateway.api.v1.proxy_schemas import answers
 from gateway.domain.roles import Principal, Role
 from gateway.service.access import require_manages
 
-router = APIRouter(tags=["accounts"])
+router = APIRouter(prefix=API_V1, tags=["accounts"], responses=RELAYED)
 
 Admin = Annotated[Principal, Depends(allow(Role.ADMIN))]
 Staff = Annotated[Principal, Depends(allow(Role.OPERATOR, Role.ADMIN))]

@@ -9,7 +9,9 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 
 from gateway.adapters.service_client import DownstreamProblem
 from gateway.api.access import allow, services_of
+from gateway.api.problem_answers import RELAYED
 from gateway.api.relay import clients_of, relay, segment
+from gateway.api.v1 import API_V1
 from gateway.api.v1.proxy_schemas import (
     TABLE_VIEW,
     Accepted,
@@ -23,7 +25,7 @@ from gateway.domain.channels import ENTITY_ID_MAX, ENTITY_ID_PATTERN
 from gateway.domain.roles import Principal, Role
 from gateway.service.hand_audit import HandAudits
 
-router = APIRouter(tags=["tables"])
+router = APIRouter(prefix=API_V1, tags=["tables"], responses=RELAYED)
 
 Anyone = Annotated[Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
 Staff = Annotated[Principal, Depends(allow(Role.OPERATOR, Role.ADMIN))]

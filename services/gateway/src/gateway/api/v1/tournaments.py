@@ -13,7 +13,9 @@ from platform_kit.events.tournament import TournamentKind
 from platform_kit.idempotency import IdempotencyKey
 
 from gateway.api.access import PlayerInScope, allow, allow_on_player, services_of
+from gateway.api.problem_answers import RELAYED
 from gateway.api.relay import clients_of, relay, segment
+from gateway.api.v1 import API_V1
 from gateway.api.v1.proxy_schemas import (
     REGISTERED,
     TOURNAMENT_LISTING,
@@ -27,7 +29,7 @@ from gateway.api.v1.proxy_schemas import (
 )
 from gateway.domain.roles import Principal, Role
 
-router = APIRouter(tags=["tournaments"])
+router = APIRouter(prefix=API_V1, tags=["tournaments"], responses=RELAYED)
 
 Anyone = Annotated[Principal, Depends(allow(Role.PLAYER, Role.PARTNER, Role.OPERATOR, Role.ADMIN))]
 Staff = Annotated[Principal, Depends(allow(Role.OPERATOR, Role.ADMIN))]

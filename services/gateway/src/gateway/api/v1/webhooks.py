@@ -13,11 +13,12 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from gateway.adapters.webhook_store import DeliveryRecord, EndpointRecord, NoticeRecord
 from gateway.api.access import allow
 from gateway.api.problem_answers import refusals
+from gateway.api.v1 import API_V1
 from gateway.domain.roles import Principal, Role
 from gateway.domain.webhook_events import DESCRIPTIONS, PING, PartnerEventType
 from gateway.service.webhooks import EndpointChange, Webhooks, WithSecret
 
-router = APIRouter(prefix="/concessionaires/{concessionaire_id}", tags=["webhooks"])
+router = APIRouter(prefix=API_V1 + "/concessionaires/{concessionaire_id}", tags=["webhooks"])
 
 Manager = Annotated[Principal, Depends(allow(Role.OPERATOR, Role.ADMIN, Role.PARTNER))]
 TYPES_DOC = "Event types: " + "; ".join(f"`{t}`: {d}" for t, d in DESCRIPTIONS.items())

@@ -45,6 +45,7 @@ from fastapi import APIRouter, Depends, Query, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from gateway.api.access import AccessPolicy, client_address, principal_from_token, services_of, socket_policy
+from gateway.api.v1 import API_V1
 from gateway.api.v1.schemas import PrincipalView
 from gateway.api.v1.table_frames import FRAME_TYPES, handle_table_frame
 from gateway.bootstrap import Services
@@ -56,7 +57,7 @@ from gateway.service.restrictions import standing_of
 
 log = logging.getLogger(__name__)
 
-router = APIRouter(tags=["streams"])
+router = APIRouter(prefix=API_V1, tags=["streams"])
 
 
 @router.websocket("/ws")
