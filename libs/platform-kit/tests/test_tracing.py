@@ -6,7 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from messaging_fixture import CreditGranted, create_schema, metadata
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider as SdkTracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from platform_kit import correlation
@@ -75,6 +78,28 @@ async def test_trace_and_correlation_id_follow_an_event_from_request_to_consumer
 
 async def _true(value: bool) -> bool:
     return value
+
+
+async def test_fastapi_adds_no_span_of_its_own_when_something_sets_a_global_provider(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kit owns a request's span (sampled, none here) and metrics: a provider set for the whole process, as
+    an `opentelemetry-instrument` wrapper sets one, does not make FastAPI record one of its own for every request."""
+    exporter = InMemorySpanExporter()
+    process_wide = SdkTracerProvider()
+    process_wide.add_span_processor(SimpleSpanProcessor(exporter))
+    monkeypatch.setattr(trace, "get_tracer_provider", lambda: process_wide)
+    runtime = ServiceRuntime(
+        DemoSettings(database_url=f"sqlite+aiosqlite:///{tmp_path}/d.db", migrate_on_start=False),
+        metadata=metadata,
+        migrations_dir=tmp_path,
+        bus=InMemoryBus(),
+    )
+    await create_schema(runtime.db)
+    app = create_service_app(runtime, title="Demo", description="not sampled", routers=[router])
+    async with running_app(app, "http://demo") as http:
+        assert (await http.post("/credits/ann/5")).status_code == 200
+    assert exporter.get_finished_spans() == ()
 
 
 def _untraced(tmp_path: Path) -> ServiceRuntime:

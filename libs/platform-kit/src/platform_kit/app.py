@@ -10,6 +10,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, FastAPI, Response
 from fastapi.responses import JSONResponse
+from fastapi.telemetry import TelemetryConfig
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
@@ -28,6 +29,12 @@ from platform_kit.unit_of_work import UnitOfWork
 access_log = logging.getLogger("platform.access")
 # Probes and scrapes arrive every few seconds from every replica: logging them would drown the real requests.
 QUIET_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+#: FastAPI's own OpenTelemetry (0.165) switched off: the kit traces requests (platform_kit.tracing: sampled, named by
+#: route) and counts them (platform_kit.metrics). Left on, FastAPI turns itself on as soon as anything in the process
+#: sets a global provider (an `opentelemetry-instrument` wrapper, a library), and every request gets a second span
+#: and a second set of metrics. Even with none set it asked on every request whether one was (8-10 µs a request:
+#: bench/bench_request_overhead.py).
+KIT_OWNS_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 
 
 class CorrelationMiddleware:
@@ -113,7 +120,9 @@ def create_service_app(
         finally:
             await runtime.stop()
 
-    app = FastAPI(title=title, description=description, version=version, lifespan=lifespan)
+    app = FastAPI(
+        title=title, description=description, version=version, lifespan=lifespan, telemetry=KIT_OWNS_TELEMETRY
+    )
     app.state.runtime = runtime
     install_handlers(app)
     # Innermost: its refusals are still counted, logged and tagged with the request id.
