@@ -199,6 +199,11 @@ async def test_over_the_network_a_recorded_trace_gets_a_client_span_the_callee_j
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
+    # The client hooks are process-wide and set once: a recording app of another test in this process (test_tracing)
+    # may have set them with its own provider, and they would send this test's client span there.
+    for instrumentor in (AioHttpClientInstrumentor(), HTTPXClientInstrumentor()):
+        if instrumentor.is_instrumented_by_opentelemetry:
+            instrumentor.uninstrument()
     tracing.instrument_app(FastAPI(), provider, recording=True)
     service = RecordingService()
     try:
