@@ -229,17 +229,16 @@ def _made_current(parent: otel_context.Context) -> Iterator[None]:
         otel_context.detach(attached)
 
 
-def _new_unsampled_trace() -> otel_context.Context:
-    """A new trace's context, its span not recorded: the ids the SDK's generator would give it."""
-    ids = _IDS
-    span = trace.NonRecordingSpan(
-        trace.SpanContext(ids.generate_trace_id(), ids.generate_span_id(), is_remote=False, trace_flags=_UNSAMPLED)
-    )
-    return trace.set_span_in_context(span, otel_context.Context())
-
-
 _IDS = RandomIdGenerator()
 _UNSAMPLED = trace.TraceFlags(trace.TraceFlags.DEFAULT)
+
+
+def _new_unsampled_trace() -> otel_context.Context:
+    """A new trace's context, its span not recorded: the ids the SDK's generator would give it."""
+    span_context = trace.SpanContext(
+        _IDS.generate_trace_id(), _IDS.generate_span_id(), is_remote=False, trace_flags=_UNSAMPLED
+    )
+    return trace.set_span_in_context(trace.NonRecordingSpan(span_context), otel_context.Context())
 
 
 def _unsampled(parent: otel_context.Context) -> bool:
