@@ -47,6 +47,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -63,6 +64,9 @@ from wallet.service.money import CashRequest, EntryRequest
 from wallet.service.posting_batches import Builder, KeyedPosting
 from wallet.settings import Settings
 from wrk_load import installed, run_wrk
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests-e2e"))
+from harness.processes import listening_ports
 
 PAIRS = 200
 TOKEN = "dev-internal-token"
@@ -296,18 +300,11 @@ async def serve(url: str, instances: int) -> tuple[list[subprocess.Popen[bytes]]
     for _ in range(600):
         if any(process.poll() is not None for process in processes):
             break
-        if listening(port) == instances:
+        if all(port in listening_ports(process.pid) for process in processes):
             return processes, http
         await asyncio.sleep(0.1)
     stop(processes)
     raise RuntimeError("the wallet processes did not start")
-
-
-def listening(port: int) -> int:
-    """Sockets listening on `port` on this machine (Linux /proc/net/tcp: local address, then state 0A)."""
-    with open("/proc/net/tcp") as table:
-        rows = [line.split() for line in table.readlines()[1:]]
-    return sum(1 for row in rows if int(row[1].rsplit(":", 1)[1], 16) == port and row[3] == "0A")
 
 
 def stop(processes: list[subprocess.Popen[bytes]]) -> None:
