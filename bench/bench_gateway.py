@@ -34,7 +34,6 @@ import contextlib
 import json
 import os
 import resource
-import socket
 import statistics
 import subprocess
 import sys
@@ -48,7 +47,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests-e2e"))
 import ws_load
-from harness.processes import listening_ports
+from harness.processes import free_port, listening_ports
 from wrk_load import Figures, installed, run_wrk
 
 TABLE = "bench"
@@ -342,12 +341,6 @@ async def measure_fan_out(base: str, args: argparse.Namespace) -> tuple[str, ...
         f"{worst:.1f}",
         str(args.clients * args.events - received),
     )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def wait_until_up(url: str, port: int, processes: list[subprocess.Popen[bytes]]) -> None:

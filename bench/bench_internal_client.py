@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,6 +31,10 @@ from pathlib import Path
 import aiohttp
 import httpx
 from platform_kit.internal_client import InternalClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests-e2e"))
+
+from harness.processes import free_port
 
 Call = Callable[[], Awaitable[httpx.Response]]
 HERE = Path(__file__).resolve().parent
@@ -52,12 +55,6 @@ def serve(port: int, delay: float) -> None:
         await send({"type": "http.response.body", "body": body})
 
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False, backlog=4096)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def wait_ready(url: str) -> None:

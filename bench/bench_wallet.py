@@ -39,7 +39,6 @@ import asyncio
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -66,7 +65,7 @@ from wallet.settings import Settings
 from wrk_load import installed, run_wrk
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests-e2e"))
-from harness.processes import listening_ports
+from harness.processes import free_port, listening_ports
 
 PAIRS = 200
 TOKEN = "dev-internal-token"
@@ -266,12 +265,6 @@ request = function()
   return wrk.format("POST", "/internal/v1/partner/players/p" .. n .. "/deposits", nil, '{"currency":"EUR","amount":1}')
 end
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def serve(url: str, instances: int) -> tuple[list[subprocess.Popen[bytes]], httpx.AsyncClient]:
