@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from sqlalchemy.sql import Executable
 from platform_kit.fair_pool import FairQueuePool
 from platform_kit.instants import as_utc
 from platform_kit.sqlite_driver import inline_reads_dbapi, one_hop_dbapi
+from platform_kit.sqlite_writers import WriteTurns
 
 __all__ = ["BigIntPK", "Database", "UtcDateTime"]
 
@@ -25,6 +26,8 @@ __all__ = ["BigIntPK", "Database", "UtcDateTime"]
 BigIntPK = BigInteger().with_variant(Integer(), "sqlite")
 _READ_ONLY = "platform_read_only"
 _NO_TRANSACTION = "platform_no_transaction"
+SQLITE_BUSY_SECONDS = 30.0
+"""How long an SQLite statement waits for a lock (the driver's busy timeout), and a writer for its turn."""
 SQLITE_READERS = 2
 """Connections for the reads of an SQLite file (see `Database.__init__`)."""
 SQLITE_INLINE_READ_BUSY_SECONDS = 0.1
@@ -68,7 +71,7 @@ class Database:
         if self.is_sqlite:
             if parsed.database and parsed.database != ":memory:":
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-            options["connect_args"] = {"timeout": 30}  # seconds a statement waits for a lock (the busy timeout)
+            options["connect_args"] = {"timeout": SQLITE_BUSY_SECONDS}
             options["module"] = one_hop_dbapi()
         else:
             # No pre-ping: it costs a round trip per checkout; a connection broken by a database restart fails
@@ -106,6 +109,8 @@ class Database:
             inline = {"module": inline_reads_dbapi(), "connect_args": connect}
             self._inline_readers = _engine(url, options | readers | inline, readers=True)
         self._writing = async_sessionmaker(self.engine, expire_on_commit=False)
+        #: SQLite writes one transaction at a time: the process's writers take turns before they begin.
+        self._write_turns = WriteTurns(SQLITE_BUSY_SECONDS) if self.is_sqlite else None
         #: Sessions for reads: they refuse to write (`ReadOnlySession`). On SQLite their transaction is deferred,
         #: so readers never queue for the one write lock (WAL lets them read beside a writer), and its snapshot
         #: holds for all their statements. On PostgreSQL they run without a transaction (autocommit): under READ
@@ -129,9 +134,13 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        """A session inside one transaction: committed on success, rolled back on any exception."""
-        async with self._writing() as session, session.begin():
+        """A session inside one transaction: committed on success, rolled back on any exception. On SQLite it
+        begins once the process's write transactions before it have ended (`sqlite_writers`)."""
+        async with self._write_turn(), self._writing() as session, session.begin():
             yield session
+
+    def _write_turn(self) -> AbstractAsyncContextManager[None]:
+        return nullcontext() if self._write_turns is None else self._write_turns.turn()
 
     @asynccontextmanager
     async def read_connection(self) -> AsyncIterator[AsyncConnection]:
