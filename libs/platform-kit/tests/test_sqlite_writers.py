@@ -87,3 +87,30 @@ async def test_a_writer_that_waited_longer_than_its_limit_goes_on_without_its_tu
     await holding
     async with asyncio.timeout(5), turns.turn():  # the holder's turn was given back
         pass
+
+
+async def test_a_writer_cancelled_while_it_waits_leaves_the_line_and_takes_no_turn() -> None:
+    """A service stopping cancels its relay wherever it waits: the cancellation goes through, and the turn goes to
+    the next writer when the holder ends, not to the cancelled one."""
+    turns = WriteTurns(wait_seconds=60)
+    holder_may_end = asyncio.Event()
+
+    async def holder() -> None:
+        async with turns.turn():
+            await holder_may_end.wait()
+
+    async def waiter() -> None:
+        async with turns.turn():
+            raise AssertionError("a cancelled writer took its turn")
+
+    holding = asyncio.create_task(holder())
+    await asyncio.sleep(0)
+    waiting = asyncio.create_task(waiter())
+    await asyncio.sleep(0)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    holder_may_end.set()
+    await holding
+    async with asyncio.timeout(5), turns.turn():  # a turn taken by the cancelled writer would be waited for 60 s
+        pass
