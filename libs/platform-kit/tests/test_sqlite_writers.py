@@ -3,6 +3,8 @@ for the write lock waits in the event loop, holding no connection, and begins as
 committed, in the order they came; not in SQLite's busy handler, which sleeps and retries (issue 14)."""
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -63,28 +65,39 @@ async def test_a_transaction_that_fails_gives_up_its_turn() -> None:
         pass
 
 
+@asynccontextmanager
+async def turn_held_by_another_task(turns: WriteTurns) -> AsyncIterator[asyncio.Task[None]]:
+    """Another task holds a turn for the block (the task is given); it gives the turn back as the block ends."""
+    holding, may_end = asyncio.Event(), asyncio.Event()
+
+    async def holder() -> None:
+        async with turns.turn():
+            holding.set()
+            await may_end.wait()
+
+    task = asyncio.create_task(holder())
+    await holding.wait()
+    try:
+        yield task
+    finally:
+        may_end.set()
+        await task
+
+
 async def test_a_writer_that_waited_longer_than_its_limit_goes_on_without_its_turn() -> None:
     """Left waiting, a transaction that awaits another writer of its own process would wait for ever; after the
     limit SQLite's own lock orders it, as before turns."""
     turns = WriteTurns(wait_seconds=0.05)
-    holder_may_end = asyncio.Event()
     went_on = asyncio.Event()
-
-    async def holder() -> None:
-        async with turns.turn():
-            await holder_may_end.wait()
 
     async def latecomer() -> None:
         async with turns.turn():
             went_on.set()
 
-    holding = asyncio.create_task(holder())
-    await asyncio.sleep(0)
-    async with asyncio.timeout(5):  # far above the 0.05 s limit, for a loaded machine
-        await latecomer()
-    assert went_on.is_set() and not holding.done()
-    holder_may_end.set()
-    await holding
+    async with turn_held_by_another_task(turns) as holder:
+        async with asyncio.timeout(5):  # far above the 0.05 s limit, for a loaded machine
+            await latecomer()
+        assert went_on.is_set() and not holder.done()
     async with asyncio.timeout(5), turns.turn():  # the holder's turn was given back
         pass
 
@@ -93,24 +106,16 @@ async def test_a_writer_cancelled_while_it_waits_leaves_the_line_and_takes_no_tu
     """A service stopping cancels its relay wherever it waits: the cancellation goes through, and the turn goes to
     the next writer when the holder ends, not to the cancelled one."""
     turns = WriteTurns(wait_seconds=60)
-    holder_may_end = asyncio.Event()
-
-    async def holder() -> None:
-        async with turns.turn():
-            await holder_may_end.wait()
 
     async def waiter() -> None:
         async with turns.turn():
             raise AssertionError("a cancelled writer took its turn")
 
-    holding = asyncio.create_task(holder())
-    await asyncio.sleep(0)
-    waiting = asyncio.create_task(waiter())
-    await asyncio.sleep(0)
-    waiting.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await waiting
-    holder_may_end.set()
-    await holding
+    async with turn_held_by_another_task(turns):
+        waiting = asyncio.create_task(waiter())
+        await asyncio.sleep(0)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
     async with asyncio.timeout(5), turns.turn():  # a turn taken by the cancelled writer would be waited for 60 s
         pass

@@ -7,7 +7,7 @@ driver thread meanwhile. In a standalone service, one process, the writers are i
 commit, the outbox relay, the inbox), so they wait in an `asyncio.Lock` instead: each begins as soon as the one
 before it has committed, in the order they came, holding no connection while it waits. Measured with the wallet
 over HTTP (`bench/bench_wallet.py --database sqlite`, 50 callers, issue 14): `BEGIN IMMEDIATE` took up to 1.4 s
-(p99 140-340 ms) by the busy handler, 15-23 ms in turn, and the operations' p99 fell from 61-118 ms to 33-49 ms.
+(p99 140-340 ms) by the busy handler, in turn p99 13-15 ms (max 23), and the operations' p99 fell from 61-118 ms to 33-49 ms.
 
 Invariant: at most one write transaction of a `Database` on an SQLite file is open in this process at a time,
 unless one waited longer than `wait_seconds` for its turn: it then begins without it, and SQLite's own lock
