@@ -1,18 +1,25 @@
-"""P-12.5 and issue 17 read together: a player's record, restrictions and protection settings come from one
-statement (an outer join: one row per restriction), on SQLite and on PostgreSQL."""
+"""P-12.5 and issue 17 read together: players' records, restrictions and protection settings come from one
+statement (an outer join: one row per restriction), for one player or for several asking at once
+(`service/standing_reads.py`), on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import timedelta
 
 import pytest
 from gateway.adapters import protection_store
-from gateway.adapters.standing_store import play_standing
+from gateway.adapters.standing_store import play_standings
 from gateway.domain.protection import ExclusionTerm
 from gateway.domain.restrictions import RestrictionKind
 from gateway.service.restrictions import set_player_restriction
+from gateway.service.standing_reads import StandingReads
 from gateway_test_support import Driver, fast_settings, running
 from platform_kit.clock import FrozenClock
+from platform_kit.testing import DatabaseTraffic
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 
 async def standing_checks(driver: Driver) -> None:
@@ -30,10 +37,13 @@ async def standing_checks(driver: Driver) -> None:
             excluded_until=now + timedelta(days=30), reality_check_minutes=30,
         )  # fmt: skip
 
-    async with context.db.read_connection() as connection:
-        nothing = await play_standing(connection, plain)
-        both = await play_standing(connection, sanctioned)
-        unknown = await play_standing(connection, "no-such-player")
+    with DatabaseTraffic() as traffic:
+        async with context.db.read_connection() as connection:
+            standings = await play_standings(connection, [plain, sanctioned, "no-such-player", plain])
+    nothing, both, unknown = standings[plain], standings[sanctioned], standings["no-such-player"]
+
+    assert len([sql for sql in traffic.sql if "FROM players" in sql]) == 1, "every player in one statement"
+    assert sorted(standings) == sorted([plain, sanctioned, "no-such-player"])
 
     assert nothing.player is not None and (nothing.player.id, nothing.player.nickname) == (plain, "Plain")
     assert both.player is not None and both.player.id == sanctioned, "one player, however many restrictions"
@@ -59,3 +69,38 @@ async def test_p12_5_restrictions_and_protection_in_one_read_on_postgresql(
 ) -> None:
     async with running(fast_settings(postgres_url), clock) as driver:
         await standing_checks(driver)
+
+
+async def test_p12_5_standings_asked_at_once_are_read_in_one_statement(driver: Driver) -> None:
+    """Issue 14: in a closing rush each coupon's standing was a round trip of its own."""
+    ids = [(await driver.player_session(f"Bettor{n}"))["principal"]["id"] for n in range(21)]
+    reads = StandingReads(driver.services.context.units.read_connection)
+    with DatabaseTraffic() as traffic:
+        standings = await asyncio.gather(*(reads.standing(player_id) for player_id in ids))
+    assert [standing.player.id for standing in standings if standing.player is not None] == ids
+    assert len([sql for sql in traffic.sql if "FROM players" in sql]) == 1
+
+
+async def test_p12_5_a_ban_committed_while_a_read_runs_is_seen_by_a_request_asking_after_it(driver: Driver) -> None:
+    """A request is never answered by a read that began before it asked: that read could miss a ban committed in
+    between (the invariant of `standing_reads`)."""
+    context = driver.services.context
+    player = (await driver.player_session("Late"))["principal"]["id"]
+    read, release = asyncio.Event(), asyncio.Event()
+
+    @asynccontextmanager
+    async def held_after_reading() -> AsyncIterator[AsyncConnection]:
+        async with context.units.read_connection() as connection:
+            yield connection
+        read.set()  # the statement has run; the read is not over until released
+        await release.wait()
+
+    reads = StandingReads(held_after_reading)
+    first = asyncio.create_task(reads.standing(player))
+    await read.wait()
+    async with context.db.transaction() as session:
+        await set_player_restriction(session, "s-1", player, RestrictionKind.BANNED, None, "fraud", context.clock.now())
+    second = asyncio.create_task(reads.standing(player))
+    release.set()
+    assert (await first).restrictions == []
+    assert [restriction.kind for restriction in (await second).restrictions] == [RestrictionKind.BANNED]

@@ -10,11 +10,13 @@ from gateway.adapters.identity_store import PlayerRecord
 from gateway.domain.roles import Principal, Role
 from gateway.service.context import Context
 from gateway.service.good_standing import refuse_unless_in_good_standing
+from gateway.service.standing_reads import StandingReads
 
 
 class Players:
     def __init__(self, context: Context) -> None:
         self._context = context
+        self._standings = StandingReads(context.units.read_connection)
 
     async def get(self, by: Principal, player_id: str) -> PlayerRecord:
         async with self._context.units.read_connection() as connection:
@@ -35,12 +37,12 @@ class Players:
         return await self.get(by, player_id)
 
     async def in_good_standing(self, player_id: str, *, own_session: bool) -> PlayerRecord | None:
-        """Refuses the player unless in good standing (P-12.5, issue 17); their record, read with the standing in
-        one round trip (None: no such player, and nothing refused). `own_session` False: someone else acts for
+        """Refuses the player unless in good standing (P-12.5, issue 17); their record, read with the standing, in
+        one statement with other players' asking at the same time (None: no such player, and nothing refused). `own_session` False: someone else acts for
         the player, so the session limit, which is the player's own, does not apply."""
         now = self._context.clock.now()
-        async with self._context.units.read_connection() as connection:
-            return await refuse_unless_in_good_standing(connection, player_id, now, own_session=own_session)
+        standing = await self._standings.standing(player_id)
+        return refuse_unless_in_good_standing(standing, now, own_session=own_session)
 
     async def own_in_good_standing(self, player: Principal) -> PlayerRecord:
         """A player acting for themself where play needs good standing (betting), with their record (issue 14)."""
