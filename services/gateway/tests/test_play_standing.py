@@ -79,6 +79,9 @@ async def test_p12_5_standings_asked_at_once_are_read_in_one_statement(driver: D
         standings = await asyncio.gather(*(reads.standing(player_id) for player_id in ids))
     assert [standing.player.id for standing in standings if standing.player is not None] == ids
     assert len([sql for sql in traffic.sql if "FROM players" in sql]) == 1
+    # A player's record alone (`Players.get`: GET /players/me) is read in the same statements.
+    records = await asyncio.gather(reads.player(ids[0]), reads.player("no-such-player"))
+    assert records[0] is not None and records[0].id == ids[0] and records[1] is None
 
 
 async def test_p12_5_a_ban_committed_while_a_read_runs_is_seen_by_a_request_asking_after_it(driver: Driver) -> None:

@@ -16,11 +16,10 @@ from gateway.service.standing_reads import StandingReads
 class Players:
     def __init__(self, context: Context) -> None:
         self._context = context
-        self._standings = StandingReads(context.units.read_connection)
+        self._reads = StandingReads(context.units.read_connection)
 
     async def get(self, by: Principal, player_id: str) -> PlayerRecord:
-        async with self._context.units.read_connection() as connection:
-            player = await identity_store.get_player(connection, player_id)
+        player = await self._reads.player(player_id)
         # Another concessionaire's player answers exactly like a missing one: their existence is not disclosed.
         if player is None or not by.may_see_player(player.id, player.concessionaire_id):
             raise NotFound("player_not_found", "No such player.")
@@ -41,7 +40,7 @@ class Players:
         one statement with other players' asking at the same time (None: no such player, and nothing refused). `own_session` False: someone else acts for
         the player, so the session limit, which is the player's own, does not apply."""
         now = self._context.clock.now()
-        standing = await self._standings.standing(player_id)
+        standing = await self._reads.standing(player_id)
         return refuse_unless_in_good_standing(standing, now, own_session=own_session)
 
     async def own_in_good_standing(self, player: Principal) -> PlayerRecord:

@@ -22,6 +22,7 @@ from contextlib import AbstractAsyncContextManager
 from platform_kit.keyed_batches import KeyedBatches
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from gateway.adapters.identity_store import PlayerRecord
 from gateway.adapters.standing_store import PlayStanding, play_standings
 
 MAX_PLAYERS_PER_READ = 64
@@ -38,6 +39,10 @@ class StandingReads:
     async def standing(self, player_id: str) -> PlayStanding:
         """The player's restrictions and protection settings, with their record (None: no such player)."""
         return await self._reads.submit(_KEY, player_id)
+
+    async def player(self, player_id: str) -> PlayerRecord | None:
+        """The player's record (None: no such player), read in the same statements as the standings."""
+        return (await self.standing(player_id)).player
 
     async def _read(self, key: str, player_ids: Sequence[str]) -> list[PlayStanding]:
         async with self._read_connection() as connection:
