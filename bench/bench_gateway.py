@@ -1,6 +1,6 @@
 """The gateway under load, served by uvicorn in processes of its own (the load comes from this one):
 
-1. REST latency p50/p99 with many concurrent clients, for a route served by the gateway alone
+1. REST latency p50/p99 with many concurrent clients, each a player of its own, for a route served by the gateway alone
    (`GET /players/me`: token, rate limit, database read), a proxied read (`GET /tournaments`, to a director
    faked in the gateway's process so only the gateway's own work is timed) and a player's action
    (`POST /tables/{id}/actions`: standing check and an outbox write in one transaction) — on each database asked
@@ -156,19 +156,20 @@ def percentiles(samples: list[float]) -> tuple[float, float, float]:
 
 
 async def httpx_load(
-    base: str, headers: dict[str, str], method: str, path: str, body: Any, args: argparse.Namespace
+    base: str, headers: list[dict[str, str]], method: str, path: str, body: Any, args: argparse.Namespace
 ) -> Figures:
+    """Each worker sends its requests with the next of `headers` (one player's credentials each)."""
     latencies: list[float] = []
     failures = 0
     limits = httpx.Limits(max_connections=args.concurrency)
-    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=60, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
 
-        async def worker(remaining: Iterator[int]) -> None:
+        async def worker(remaining: Iterator[int], own: dict[str, str]) -> None:
             nonlocal failures
             for _ in remaining:
                 started = time.perf_counter()
                 try:
-                    answer = await http.request(method, path, json=body)
+                    answer = await http.request(method, path, json=body, headers=own)
                 except httpx.TransportError:
                     failures += 1
                     continue
@@ -176,34 +177,44 @@ async def httpx_load(
                 failures += answer.status_code >= 400
 
         warm = iter(range(min(200, args.requests)))
-        await asyncio.gather(*(worker(warm) for _ in range(args.concurrency)))
+        await asyncio.gather(*(worker(warm, headers[n % len(headers)]) for n in range(args.concurrency)))
         latencies.clear()
         remaining = iter(range(args.requests))
         started = time.perf_counter()
-        await asyncio.gather(*(worker(remaining) for _ in range(args.concurrency)))
+        await asyncio.gather(*(worker(remaining, headers[n % len(headers)]) for n in range(args.concurrency)))
         elapsed = time.perf_counter() - started
     p50, p99, worst = percentiles(latencies)
     return Figures(len(latencies) / elapsed, p50, p99, worst, failures)
 
 
+# Each request as the next player's (BENCH_TOKENS, comma-separated; none: no credentials).
 WRK_SCRIPT = """
 wrk.method = os.getenv("BENCH_METHOD")
 wrk.body = os.getenv("BENCH_BODY")
 wrk.headers["Content-Type"] = "application/json"
-local token = os.getenv("BENCH_TOKEN")
-if token ~= "" then wrk.headers["Authorization"] = "Bearer " .. token end
+local tokens = {}
+for token in string.gmatch(os.getenv("BENCH_TOKENS"), "[^,]+") do tokens[#tokens + 1] = token end
+local sent = 0
+request = function()
+  sent = sent + 1
+  if #tokens > 0 then wrk.headers["Authorization"] = "Bearer " .. tokens[sent % #tokens + 1] end
+  return wrk.format()
+end
 """
 
 
-def wrk_load(base: str, token: str, method: str, path: str, body: Any, args: argparse.Namespace) -> Figures:
-    env = {"BENCH_METHOD": method, "BENCH_BODY": json.dumps(body) if body else "", "BENCH_TOKEN": token}
+def wrk_load(base: str, tokens: list[str], method: str, path: str, body: Any, args: argparse.Namespace) -> Figures:
+    env = {"BENCH_METHOD": method, "BENCH_BODY": json.dumps(body) if body else "", "BENCH_TOKENS": ",".join(tokens)}
     return run_wrk(WRK_SCRIPT, f"{base}{path}", connections=args.concurrency, seconds=args.seconds, env=env)
 
 
-async def rest_figures(base: str, token: str, method: str, path: str, body: Any, args: argparse.Namespace) -> Figures:
+async def rest_figures(
+    base: str, tokens: list[str], method: str, path: str, body: Any, args: argparse.Namespace
+) -> Figures:
+    """The route under load, each request as the next of `tokens`' players (none: without credentials)."""
     if args.load == "wrk":
-        return await asyncio.to_thread(wrk_load, base, token, method, path, body, args)
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return await asyncio.to_thread(wrk_load, base, tokens, method, path, body, args)
+    headers = [{"Authorization": f"Bearer {token}"} for token in tokens] or [{}]
     return await httpx_load(base, headers, method, path, body, args)
 
 
@@ -297,10 +308,17 @@ def row(label: str, load: str, figures: Figures) -> tuple[str, ...]:
 async def measure_rest(
     base: str, bare: str, database: str, database_url: str, args: argparse.Namespace
 ) -> list[tuple[str, ...]]:
+    # One player per client, as in play: with one player behind every client, the gateway's batched reads
+    # (service/standing_reads.py) read that one player for the whole batch.
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        signed = (await http.post("/api/v1/auth/signup", json=SIGNUP)).json()
-        token = signed["access_token"]
-        me = await http.get("/api/v1/players/me", headers={"Authorization": f"Bearer {token}"})
+        signed = await asyncio.gather(
+            *(
+                http.post("/api/v1/auth/signup", json={**SIGNUP, "nickname": f"Bench{n}", "email": f"b{n}@example.com"})
+                for n in range(args.concurrency)
+            )
+        )
+        tokens = [answer.json()["access_token"] for answer in signed]
+        me = await http.get("/api/v1/players/me", headers={"Authorization": f"Bearer {tokens[0]}"})
         player_id = me.json()["id"]
     where = f"{database}, {args.instances} instance{'s' if args.instances > 1 else ''}"
     load = f"{args.concurrency} clients"
@@ -311,14 +329,14 @@ async def measure_rest(
         ("GET /tournaments (proxied)", "GET", "/api/v1/tournaments", None),
         ("POST /tables/{id}/actions", "POST", f"/api/v1/tables/{TABLE}/actions", action),
     ):
-        rows.append(row(f"{label} [{where}]", load, await rest_figures(base, token, method, path, body, args)))
+        rows.append(row(f"{label} [{where}]", load, await rest_figures(base, tokens, method, path, body, args)))
     rows.append(
-        row(f"peer: gateway /healthz [{where}]", load, await rest_figures(base, "", "GET", "/healthz", None, args))
+        row(f"peer: gateway /healthz [{where}]", load, await rest_figures(base, [], "GET", "/healthz", None, args))
     )
     rows.append(row(f"peer: the read alone [{database}, 1 process]", f"{args.concurrency} tasks",
                     await database_read_alone(database_url, player_id, args)))  # fmt: skip
     rows.append(row(f"peer: bare FastAPI route [{args.instances} instance(s)]", load,
-                    await rest_figures(bare, "", "GET", "/me", None, args)))  # fmt: skip
+                    await rest_figures(bare, [], "GET", "/me", None, args)))  # fmt: skip
     return rows
 
 
