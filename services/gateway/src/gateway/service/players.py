@@ -36,9 +36,10 @@ class Players:
         return await self.get(by, player_id)
 
     async def in_good_standing(self, player_id: str, *, own_session: bool) -> PlayerRecord | None:
-        """Refuses the player unless in good standing (P-12.5, issue 17); their record, read with the standing, in
-        one statement with other players' asking at the same time (None: no such player, and nothing refused). `own_session` False: someone else acts for
-        the player, so the session limit, which is the player's own, does not apply."""
+        """Refuses the player unless in good standing (P-12.5, issue 17); their record, read with the standing in one
+        statement with the other players asked for at the time (None: no such player, and nothing refused).
+        `own_session` False: someone else acts for the player, so the session limit, which is the player's own, does
+        not apply."""
         now = self._context.clock.now()
         standing = await self._reads.standing(player_id)
         return refuse_unless_in_good_standing(standing, now, own_session=own_session)
