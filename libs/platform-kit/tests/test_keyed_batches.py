@@ -92,3 +92,60 @@ async def test_an_item_submitted_as_soon_as_the_last_batch_answered_still_runs()
         assert await batches.submit("t", 2) == "t:2"  # called in the step that the first answer woke
     await asyncio.sleep(0)
     assert len(batches) == 0
+
+
+async def test_with_two_runners_an_item_starts_a_batch_at_once_while_one_runs_and_waits_only_when_both_do() -> None:
+    """The gateway's player reads: at light load a request does not wait for a read under way (issue 14)."""
+    inside: list[list[int]] = []
+    entered = asyncio.Event()
+    release = asyncio.Event()
+
+    async def run(key: str, items: Sequence[int]) -> list[Outcome[int]]:
+        inside.append(list(items))
+        entered.set()
+        await release.wait()
+        return [n * 10 for n in items]
+
+    async def until_batches(count: int) -> None:
+        while len(inside) < count:
+            entered.clear()
+            await entered.wait()
+
+    batches = KeyedBatches(run, runners=2)
+    first = asyncio.create_task(batches.submit("k", 1))
+    await until_batches(1)
+    second = asyncio.create_task(batches.submit("k", 2))
+    async with asyncio.timeout(10):  # generous: the second runner takes it at once when there is one
+        await until_batches(2)  # the second runner took it while the first batch is still held
+    later = [asyncio.create_task(batches.submit("k", n)) for n in (3, 4)]
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert inside == [[1], [2]], "with both runners busy, the next items wait"
+
+    release.set()
+
+    assert await asyncio.gather(first, second, *later) == [10, 20, 30, 40]
+    assert inside[2:] == [[3, 4]], "the items that waited for a runner go together in its next batch"
+    await asyncio.sleep(0)
+    assert len(batches) == 0, "no runner is left once nothing waits"
+
+
+def test_runners_must_be_at_least_one() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        KeyedBatches(Runs(), runners=0)
+
+
+async def test_an_item_no_batch_took_within_its_turn_is_taken_off_the_queue_and_never_runs() -> None:
+    """The totalizator's stakes: a stake that waited for a turn as long as a wallet call may take is left to a
+    retry, never sent late (issue 14)."""
+    runs = Runs()
+    batches = KeyedBatches(runs)
+    held = asyncio.create_task(batches.submit("held", 0))
+    await runs.inside.wait()
+    with pytest.raises(TimeoutError):
+        await batches.submit("held", 2, turn_within=0.05)  # its only runner is busy: no turn came
+    taken = asyncio.create_task(batches.submit("held", 4, turn_within=60))  # generous: taken as the runner frees
+    runs.release.set()
+
+    assert (await held, await taken) == ("held:0", "held:4")
+    assert runs.batches == [("held", [0]), ("held", [4])], "the item that timed out never ran"

@@ -15,42 +15,8 @@ from platform_kit.testing import eventually
 from sqlalchemy.exc import OperationalError
 from test_api_coupons import LosesAnswers
 from totalizator.adapters import coupons as coupon_store
-from totalizator.service.group_commit import GroupCommit
 from totalizator.service.wallet import Stake, WalletPort, WalletRefused
 from totalizator_harness import Platform, PlatformFactory, picks
-
-
-async def test_requests_arriving_during_a_write_go_together_in_the_next_one() -> None:
-    groups: list[list[int]] = []
-    release = asyncio.Event()
-
-    async def flush(items: list[int]) -> list[int | Exception]:
-        groups.append(items)
-        await release.wait()
-        return [ValueError(f"refused {item}") if item == 3 else item * 10 for item in items]
-
-    writer = GroupCommit(flush, max_group=3)
-    first = asyncio.create_task(writer.submit(0))
-    await asyncio.sleep(0)  # the first is being written, alone: nobody waits for a timer
-    rest = [asyncio.create_task(writer.submit(item)) for item in range(1, 6)]
-    await asyncio.sleep(0)
-    release.set()
-    answers = await asyncio.gather(first, *rest, return_exceptions=True)
-    assert groups == [[0], [1, 2, 3], [4, 5]]  # at most max_group at a time, in arrival order
-    assert answers[:3] == [0, 10, 20] and answers[4:] == [40, 50]
-    assert isinstance(answers[3], ValueError)  # one request's refusal is its answer alone
-
-
-async def test_a_failed_write_is_the_answer_of_every_request_of_its_group() -> None:
-    async def flush(items: list[int]) -> list[int | Exception]:
-        raise ConnectionError("database gone")
-
-    writer = GroupCommit(flush, max_group=10)
-    answers = await asyncio.gather(*(writer.submit(item) for item in range(3)), return_exceptions=True)
-    assert all(isinstance(answer, ConnectionError) for answer in answers)
-    # The next request is written afresh.
-    with pytest.raises(ConnectionError):
-        await writer.submit(4)
 
 
 async def test_t2_4_coupons_placed_together_are_each_charged_once_and_refused_alone(platform: Platform) -> None:
@@ -185,31 +151,6 @@ async def test_the_clock_asks_again_about_many_unconfirmed_stakes_at_once_and_ea
         assert await platform.pools() == {"USD": 100 * len(players)}
         again = await asyncio.gather(*(platform.coupon(p, picks("1:0"), 100, key=f"k-{p}") for p in players))
         assert {(r.status_code, r.json()["status"]) for r in again} == {(200, "accepted")}
-
-
-async def test_with_several_writers_a_slow_group_does_not_hold_up_the_next_and_a_late_turn_is_never_written() -> None:
-    groups: list[list[int]] = []
-    release = asyncio.Event()
-
-    async def flush(items: list[int]) -> list[int | Exception]:
-        groups.append(items)
-        if 0 in items:
-            await release.wait()
-        return [item * 10 for item in items]
-
-    writer = GroupCommit(flush, max_group=10, writers=2)
-    slow = asyncio.create_task(writer.submit(0))
-    await asyncio.sleep(0.01)  # its writer has taken it
-    assert await writer.submit(1) == 10  # the second writer takes it while the first waits
-    assert await asyncio.gather(writer.submit(2), writer.submit(3)) == [20, 30]
-    one = GroupCommit(flush, max_group=10)
-    held = asyncio.create_task(one.submit(0))
-    await asyncio.sleep(0.01)
-    with pytest.raises(TimeoutError):
-        await one.submit(4, turn_within=0.05)  # its only writer is busy: it waited too long for a turn
-    release.set()
-    assert (await slow, await held) == (0, 0)
-    assert [4] not in groups and 4 not in [item for group in groups for item in group]
 
 
 class CountsCalls(LosesAnswers):

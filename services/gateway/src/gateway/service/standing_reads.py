@@ -1,5 +1,6 @@
-"""Players read together: the players asked for while one read runs are read by the next, in one statement, each
-with their standing (`standing_store.play_standings`).
+"""Players read together: a player asked for while a reader is free is read at once; the players asked for while
+every reader is busy are read by the next free one, in one statement, each with their standing
+(`standing_store.play_standings`).
 
 Every play request asks for its player's standing (each action at a table, each coupon, each registration), and
 every request naming a player for their record (`GET /players/me`, a client's first call and its refresh). Read
@@ -29,6 +30,11 @@ from gateway.adapters.standing_store import PlayStanding, play_standings
 
 MAX_PLAYERS_PER_READ = 64
 """Players one statement reads at most (the IN list of `play_standings`)."""
+READS_AT_ONCE = 4
+"""Reads under way at once at most: a request that comes while fewer run starts one of its own at once, and only
+when all are busy waits to go in the next. One at a time, a request at light load waited for the read under way
+and then for its own (sit'n'go at human pace, issue 14); four leave the pool's other connections to the routes
+that write."""
 _KEY = "standings"  # one queue of reads: they are all the same statement
 
 
@@ -36,7 +42,7 @@ class StandingReads:
     def __init__(self, read_connection: Callable[[], AbstractAsyncContextManager[AsyncConnection]]) -> None:
         """`read_connection`: `UnitsOfWork.read_connection`."""
         self._read_connection = read_connection
-        self._reads = KeyedBatches[str, PlayStanding](self._read, max_size=MAX_PLAYERS_PER_READ)
+        self._reads = KeyedBatches[str, PlayStanding](self._read, max_size=MAX_PLAYERS_PER_READ, runners=READS_AT_ONCE)
 
     async def standing(self, player_id: str) -> PlayStanding:
         """The player's restrictions and protection settings, with their record (None: no such player)."""

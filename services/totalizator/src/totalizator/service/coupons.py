@@ -7,12 +7,14 @@
    derived from the player and the client's own Idempotency-Key.
 3. The coupon is resolved: `accepted` (it counts) or `refused` with the wallet's problem (it never counts).
 
-All three steps are group commits (service/group_commit.py): coupons arriving together are checked and
-inserted in one transaction (one lock of the draw row, one SELECT of their keys, one INSERT), their stakes sent
-to the wallet in one call per draw (the wallet's stake batch: one wallet transaction, each stake under its own
-key), and their answers recorded in another transaction, so a closing rush costs a fraction of a transaction
-and of a wallet call per coupon. A refusal of one coupon is its own answer; the others of its group are
-accepted all the same.
+All three steps are group commits (platform_kit.keyed_batches, a queue each): coupons arriving together are
+checked and inserted in one transaction (one lock of the draw row, one SELECT of their keys, one INSERT), their
+stakes sent to the wallet in one call per draw (the wallet's stake batch: one wallet transaction, each stake
+under its own key), and their answers recorded in another transaction, so a closing rush costs a fraction of a
+transaction and of a wallet call per coupon. A refusal of one coupon is its own answer; the others of its group
+are accepted all the same. A request that goes away (cancelled) before its group began is left out of it, which
+each step allows: a coupon not inserted was never placed, and one left pending (its stake not sent, or the
+wallet's answer not recorded) is taken up by a retry with the same key or by the clock, as after a crash.
 
 A retry with the same Idempotency-Key returns the first answer; if the wallet did not answer (the coupon is
 still pending) it asks again with the same key, so the stake is never taken twice. The draw clock retries
@@ -38,6 +40,7 @@ from datetime import date, datetime, timedelta
 
 from platform_kit.admission import Admission
 from platform_kit.errors import Conflict, NotFound, ProblemError, Unavailable
+from platform_kit.keyed_batches import KeyedBatches
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -46,7 +49,6 @@ from totalizator.adapters.coupons import CouponRecord, CouponStatus, Resolution
 from totalizator.adapters.draws import DrawRecord, Lock
 from totalizator.domain import CouponRejected, Draw, DrawStatus, validate_coupon
 from totalizator.service.context import Context
-from totalizator.service.group_commit import GroupCommit
 from totalizator.service.problems import betting_not_open, coupon_refused
 from totalizator.service.wallet import Stake, WalletRefused, WalletUnavailable
 
@@ -86,6 +88,7 @@ def stake_key(player_id: str, idempotency_key: str) -> str:
 
 #: Coupons in one group commit at most (a statement's parameters stay well under the databases' limits).
 MAX_GROUP = 500
+_GROUPS = "coupons"  # each step's one queue: its groups mix draws (a group locks each of its draws' rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +120,12 @@ class CouponIntake:
             "Too many coupons are being placed; retry shortly with the same key.",
         )
         # Stakes go to the wallet in batches as coupons go to the database in groups, `stake_concurrency` calls at once.
-        self._staking = GroupCommit(self._stake_group, max_group=MAX_GROUP, writers=context.settings.stake_concurrency)
+        self._staking = KeyedBatches[CouponRecord, int](
+            self._stake_group, max_size=MAX_GROUP, runners=context.settings.stake_concurrency
+        )
         writers = context.settings.intake_writers
-        self._accepting = GroupCommit(self._accept_group, max_group=MAX_GROUP, writers=writers)
-        self._resolving = GroupCommit(self._resolve_group, max_group=MAX_GROUP, writers=writers)
+        self._accepting = KeyedBatches[_Arrival, _Taken](self._accept_group, max_size=MAX_GROUP, runners=writers)
+        self._resolving = KeyedBatches[Resolution, None](self._resolve_group, max_size=MAX_GROUP, runners=writers)
 
     async def place(self, request: CouponRequest, idempotency_key: str) -> Placed:
         async with self._placing.admit():
@@ -129,7 +134,7 @@ class CouponIntake:
     async def _place(self, request: CouponRequest, idempotency_key: str) -> Placed:
         fingerprint = request.fingerprint()
         try:
-            taken = await self._accepting.submit(_Arrival(request, idempotency_key, fingerprint))
+            taken = await self._accepting.submit(_GROUPS, _Arrival(request, idempotency_key, fingerprint))
         except (IntegrityError, _SameKeyInGroup):  # the same key, concurrently: its first request won
             async with self.context.units.reading() as session:
                 first = await coupons.by_key(session, request.player_id, idempotency_key)
@@ -155,7 +160,7 @@ class CouponIntake:
                 raise answer
         return len(stuck)
 
-    async def _accept_group(self, arrivals: list[_Arrival]) -> list[_Taken | Exception]:
+    async def _accept_group(self, _: str, arrivals: Sequence[_Arrival]) -> list[_Taken | Exception]:
         """The group commit's write: each arrival's answer."""
         try:
             return await self._accept_together(arrivals)
@@ -164,9 +169,9 @@ class CouponIntake:
             # so that only the request whose key clashed learns it (and replays the first answer).
             if len(arrivals) == 1:
                 return [clash]
-            return [answer for arrival in arrivals for answer in await self._accept_group([arrival])]
+            return [answer for arrival in arrivals for answer in await self._accept_group(_, [arrival])]
 
-    async def _accept_together(self, arrivals: list[_Arrival]) -> list[_Taken | Exception]:
+    async def _accept_together(self, arrivals: Sequence[_Arrival]) -> list[_Taken | Exception]:
         """The group's pending coupons, in one transaction: each coupon's answer, or the problem refusing it."""
         async with self.context.units.unit() as uow:
             session = uow.session
@@ -236,7 +241,7 @@ class CouponIntake:
         )
         return _Taken(pending, draw, earlier=False)
 
-    async def _resolve_group(self, answers: list[Resolution]) -> list[None]:
+    async def _resolve_group(self, _: str, answers: Sequence[Resolution]) -> list[None]:
         async with self.context.units.unit() as uow:
             session = uow.session
             await coupons.resolve(session, answers)
@@ -265,11 +270,11 @@ class CouponIntake:
         stake that waited its turn for as long as a call may take leaves the coupon pending, never sent (the
         caller's retry, or the clock, takes the stake)."""
         try:
-            return await self._staking.submit(record, turn_within=self.context.settings.wallet_timeout_seconds)
+            return await self._staking.submit(_GROUPS, record, turn_within=self.context.settings.wallet_timeout_seconds)
         except TimeoutError:
             raise WalletUnavailable("no turn to call the wallet: too many stakes in flight") from None
 
-    async def _stake_group(self, records: list[CouponRecord]) -> list[int | Exception]:
+    async def _stake_group(self, _: str, records: Sequence[CouponRecord]) -> list[int | Exception]:
         """A group's stakes, one wallet call per draw (the calls at once): each its operation id or refusal, or,
         when the call went unanswered, WalletUnavailable."""
         by_draw: dict[str, list[int]] = defaultdict(list)
@@ -294,7 +299,7 @@ class CouponIntake:
         moved (or been refused) but the coupon is still pending: the caller is told to retry with the same key,
         which asks the wallet again (it answers as before) and records its answer."""
         try:
-            await self._resolving.submit(answer)
+            await self._resolving.submit(_GROUPS, answer)
         except SQLAlchemyError as exc:
             log.warning("stake answer not recorded", extra={"coupon_id": answer.coupon_id, "error": str(exc)})
             raise _payment_pending(answer.coupon_id, "The stake's answer is not recorded yet") from None
