@@ -35,6 +35,10 @@ from capacity.options import FAST_THINK, SEATS_PER_TABLE, Options
 CLOSE_MARGIN_SECONDS = 5.0
 WATCH_SECONDS = 2.0
 WATCH_PARALLEL = 8
+#: Tournaments the watcher looks at a second at most: a look is a staff `GET /tournaments/{id}` (the definition,
+#: the clock, the tables) through the gateway and the director. Every 2 s, a hundred sit'n'gos were 50 looks a
+#: second, five times the bots' actions, and the director's largest single cost (11 % of its samples, py-spy).
+WATCH_LOOKS_PER_SECOND = 10.0
 BOTS_PATIENCE_SECONDS = 60.0
 
 
@@ -122,7 +126,8 @@ class Stage:
                 elif time.monotonic() - moved[tournament_id] > self.options.stall_after:
                     raise Stalled(f"tournament {tournament_id} stalled ({view['status']}): no change at its tables or registrations "
                                   f"for {self.options.stall_after:.0f} s; {len(pending)} tournaments not over")  # fmt: skip
-            await asyncio.sleep(WATCH_SECONDS)
+            # Well inside `stall_after` (90 s at least): a round of a hundred takes 10 s.
+            await asyncio.sleep(max(WATCH_SECONDS, len(pending) / WATCH_LOOKS_PER_SECOND))
 
 
 def progress(view: dict[str, Any]) -> tuple[Any, Any, Any]:
