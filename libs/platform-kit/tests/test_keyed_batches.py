@@ -135,7 +135,7 @@ def test_runners_must_be_at_least_one() -> None:
         KeyedBatches(Runs(), runners=0)
 
 
-async def test_an_item_no_batch_took_within_its_turn_is_taken_off_the_queue_and_never_runs() -> None:
+async def test_an_item_no_batch_took_within_its_turn_or_whose_caller_left_while_waiting_never_runs() -> None:
     """The totalizator's stakes: a stake that waited for a turn as long as a wallet call may take is left to a
     retry, never sent late (issue 14)."""
     runs = Runs()
@@ -145,7 +145,10 @@ async def test_an_item_no_batch_took_within_its_turn_is_taken_off_the_queue_and_
     with pytest.raises(TimeoutError):
         await batches.submit("held", 2, turn_within=0.05)  # its only runner is busy: no turn came
     taken = asyncio.create_task(batches.submit("held", 4, turn_within=60))  # generous: taken as the runner frees
+    gone = asyncio.create_task(batches.submit("held", 6, turn_within=60))
+    await asyncio.sleep(0)
+    gone.cancel()  # its caller went away while it waited for a turn
     runs.release.set()
 
     assert (await held, await taken) == ("held:0", "held:4")
-    assert runs.batches == [("held", [0]), ("held", [4])], "the item that timed out never ran"
+    assert runs.batches == [("held", [0]), ("held", [4])], "neither the item that timed out nor the one cancelled ran"

@@ -82,7 +82,11 @@ class KeyedBatches(Generic[Item, Result]):
             runners.add(runner)
             runner.add_done_callback(lambda ended: self._drop(key, ended))
         if turn_within is not None:
-            await asyncio.wait([waiting.answer], timeout=turn_within)  # never cancels the answer
+            try:
+                await asyncio.wait([waiting.answer], timeout=turn_within)  # never cancels the answer itself
+            except asyncio.CancelledError:
+                waiting.answer.cancel()  # as for a caller cancelled below: left out unless its batch began
+                raise
             queue = self._waiting.get(key, [])
             if waiting in queue:
                 queue.remove(waiting)
