@@ -160,7 +160,7 @@ class CouponIntake:
                 raise answer
         return len(stuck)
 
-    async def _accept_group(self, _: str, arrivals: Sequence[_Arrival]) -> list[_Taken | Exception]:
+    async def _accept_group(self, queue: str, arrivals: Sequence[_Arrival]) -> list[_Taken | Exception]:
         """The group commit's write: each arrival's answer."""
         try:
             return await self._accept_together(arrivals)
@@ -169,7 +169,7 @@ class CouponIntake:
             # so that only the request whose key clashed learns it (and replays the first answer).
             if len(arrivals) == 1:
                 return [clash]
-            return [answer for arrival in arrivals for answer in await self._accept_group(_, [arrival])]
+            return [answer for arrival in arrivals for answer in await self._accept_group(queue, [arrival])]
 
     async def _accept_together(self, arrivals: Sequence[_Arrival]) -> list[_Taken | Exception]:
         """The group's pending coupons, in one transaction: each coupon's answer, or the problem refusing it."""
