@@ -7,8 +7,10 @@ a registration rush. Each row: calls answered per second, the caller's CPU per c
 is what the gateway pays on its one core), and the latency the callers saw (queueing for a connection included).
 
 Peers in the same run: httpx alone with the same pool (the client the internal client was built on until issue 14
-measured it), aiohttp alone (what it is built on now, without the kit's headers, queue and answer), and the
-service alone under wrk when it is installed (the ceiling of calls per second the server gives on this machine).
+measured it), httpx over the kit's aiohttp transport (platform_kit.aiohttp_sender: what the capacity benchmark's
+bots send through), aiohttp alone (what the internal client is built on now, without the kit's headers, queue and
+answer), and the service alone under wrk when it is installed (the ceiling of calls per second the server gives on
+this machine).
 
     uv run python bench/bench_internal_client.py [--callers 200] [--delay-ms 20] [--seconds 6] [--pools 100,32]
 
@@ -30,6 +32,7 @@ from pathlib import Path
 
 import aiohttp
 import httpx
+from platform_kit.aiohttp_sender import AiohttpTransport
 from platform_kit.internal_client import InternalClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests-e2e"))
@@ -127,6 +130,12 @@ async def main(args: argparse.Namespace) -> None:
                 await rush(lambda h=http: h.post("/warm", json={}), args.callers, 1.0)
                 figures = await rush(lambda h=http: h.post("/r", json={"entry": "buy_in"}), args.callers, args.seconds)
             rows.append((f"peer: httpx alone, pool {pool}", *figures))
+        for pool in args.pools:
+            transport = AiohttpTransport(max_connections=pool)
+            async with httpx.AsyncClient(base_url=base, transport=transport, timeout=60) as http:
+                await rush(lambda h=http: h.post("/warm", json={}), args.callers, 1.0)
+                figures = await rush(lambda h=http: h.post("/r", json={"entry": "buy_in"}), args.callers, args.seconds)
+            rows.append((f"peer: httpx over aiohttp, pool {pool}", *figures))
         for pool in args.pools:
             async with aiohttp.ClientSession(base, connector=aiohttp.TCPConnector(limit=pool)) as session:
                 call = partial(aiohttp_post, session)

@@ -1,5 +1,8 @@
 """The bots' connection to the gateway: the e2e harness's `Session` and `Stream` (`harness.client`), over an
-httpx client that meters every attempt and waits out refusals.
+httpx client that meters every attempt and waits out refusals, and sends them over aiohttp
+(`platform_kit.aiohttp_sender`): with httpx's own transport a request cost a load generator 5-6 ms of CPU at 200
+in flight, over aiohttp 0.6 ms (bench/bench_internal_client.py), CPU the platform it measures lost on the shared
+cores (issue 14).
 
 A 429, or a 503 with Retry-After, is the platform shedding load: the client waits the seconds it asks for and
 sends the same request again (same Idempotency-Key), counting it as refused, not as an error. Everything else is
@@ -17,6 +20,7 @@ from typing import Any
 
 import httpx
 from harness.client import Session, Stream
+from platform_kit.aiohttp_sender import AiohttpTransport
 
 from capacity.metrics import Meter, route_of
 
@@ -59,16 +63,15 @@ def problem_code(answer: httpx.Response) -> str:
 
 
 class MeteredClient(httpx.AsyncClient):
-    """`connections` (httpx's default 100): requests sent at once; the others wait their turn here, in order.
-    Queued in httpcore's pool instead, every request waiting was matched against every connection each time one
-    came free: with hundreds of coupons waiting on 25 connections that walk was a quarter of a load generator's
-    CPU (py-spy, toto-rush), time the platform then lost on the shared cores."""
+    """`connections` (httpx's default 100): requests sent at once, over as many connections; the others wait their
+    turn here, in order."""
 
     def __init__(
         self, meter: Meter, rng: random.Random | None = None, *, connections: int = 100, **kwargs: Any
     ) -> None:
-        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-        super().__init__(limits=limits, **kwargs)
+        if "transport" not in kwargs:  # tests give one of their own
+            kwargs["transport"] = AiohttpTransport(max_connections=connections)
+        super().__init__(**kwargs)
         self.meter = meter
         self.rng = rng or random.Random()
         self._turns = asyncio.Semaphore(connections)

@@ -4,7 +4,6 @@ caller (the gateway relays it, the director and the totalizator read it their ow
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,6 +21,7 @@ from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
 from opentelemetry.trace import SpanKind
 from platform_kit import correlation, tracing
 from platform_kit.internal_client import MAX_CONNECTIONS, InternalClient
+from recording_service import RecordingService
 
 
 @dataclass(frozen=True)
@@ -136,38 +136,6 @@ async def test_a_call_with_every_place_taken_fails_after_the_queue_timeout_unsen
     late = await client.request("GET", "/after")
     await client.aclose()
     assert late.json() == {"path": "/after"}, "the held calls' places were given back"
-
-
-class RecordingService:
-    """A real TCP server, for the calls that go over the network (aiohttp): it keeps each request's head and body
-    and answers 201 with a JSON body."""
-
-    def __init__(self) -> None:
-        self.server: asyncio.Server | None = None
-        self.requests: list[tuple[str, dict[str, str], bytes]] = []
-
-    async def __aenter__(self) -> str:
-        async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            while head := await reader.readuntil(b"\r\n\r\n"):
-                line, *fields = head.decode().split("\r\n")[:-2]
-                headers = {name.lower(): value.strip() for name, value in (f.split(":", 1) for f in fields)}
-                body = await reader.readexactly(int(headers.get("content-length", 0)))
-                self.requests.append((line, headers, body))
-                sent = b'{"operation_id": 7}'
-                writer.write(b"HTTP/1.1 201 Created\r\ncontent-type: application/json\r\n")
-                writer.write(b"x-seen: yes\r\ncontent-length: %d\r\n\r\n%s" % (len(sent), sent))
-                await writer.drain()
-
-        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            with contextlib.suppress(asyncio.IncompleteReadError):  # the client closed its connection
-                await answer(reader, writer)
-
-        self.server = await asyncio.start_server(serve, "127.0.0.1", 0)
-        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
-
-    async def __aexit__(self, *_: object) -> None:
-        assert self.server is not None
-        self.server.close()
 
 
 async def test_over_the_network_a_call_sends_what_it_carries_and_reads_the_answer_as_httpx_would() -> None:

@@ -21,11 +21,11 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Protocol, TypedDict, Unpack
 
-import aiohttp
 import httpx
 from opentelemetry import propagate
 
 from platform_kit import correlation
+from platform_kit.aiohttp_sender import AiohttpSender
 from platform_kit.idempotency import IDEMPOTENCY_KEY_HEADER
 from platform_kit.internal_api import INTERNAL_TOKEN_HEADER
 
@@ -72,9 +72,6 @@ MAX_CONNECTIONS = 64
 #: bound, a rush queued calls behind a slow service until the caller's own client gave up (30 s: the gateway's
 #: registrations in a 3,000-player run), unable to tell whether its request had been sent.
 QUEUE_SECONDS = 5.0
-#: How long an idle connection is kept for the next call: less than the services keep theirs open
-#: (platform_runner.serving.KEEP_ALIVE_SECONDS, test_keep_alive.py), so a service never closes one as it is reused.
-IDLE_SECONDS = 5.0
 
 
 class InternalClient:
@@ -82,7 +79,8 @@ class InternalClient:
 
     The calls beyond `max_connections` wait in line, in order, for `queue_timeout` at most (an asyncio.Queue of
     connections would let a newcomer take the one a waiter was woken for, and send that waiter to the back: a
-    rush's p99 ran into seconds). Over the network the calls go through aiohttp: httpx cost the caller 1.4 ms of
+    rush's p99 ran into seconds). Over the network the calls go through aiohttp (platform_kit.aiohttp_sender, a
+    connection for each place, so a call that holds a place never waits inside it): httpx cost the caller 1.4 ms of
     CPU per call in a rush (a gateway relaying coupons spent more than a quarter of its time there, py-spy), aiohttp
     0.3 ms (bench/bench_internal_client.py). The answer is still an `httpx.Response` and the failures httpx's
     exceptions, what every caller reads, and a transport in place of the network (tests) is served by httpx.
@@ -102,7 +100,7 @@ class InternalClient:
         self._queue_timeout = queue_timeout
         token = {INTERNAL_TOKEN_HEADER: internal_token}
         self._sender: _Sender = (
-            _Network(token, timeout, max_connections)
+            AiohttpSender(token, timeout, max_connections)
             if transport is None
             else _InProcess(httpx.AsyncClient(transport=transport, timeout=timeout, headers=token))
         )
@@ -155,59 +153,6 @@ class _Sender(Protocol):
     async def send(self, method: str, url: str, headers: dict[str, str], body: bytes | None) -> httpx.Response: ...
 
     async def aclose(self) -> None: ...
-
-
-class _Network:
-    """Over the network, with aiohttp: a pool of as many connections as the client has places, so a call that
-    holds a place never waits inside it. Its session is opened by the first call (aiohttp wants a running loop)."""
-
-    def __init__(self, headers: dict[str, str], timeout: float, max_connections: int) -> None:
-        self._headers = headers
-        # Per phase, as httpx counts it: connecting, and each read of the socket (a long answer that keeps coming
-        # is not cut).
-        self._timeout = aiohttp.ClientTimeout(total=None, connect=timeout, sock_read=timeout)
-        self._max_connections = max_connections
-        self._session: aiohttp.ClientSession | None = None
-
-    def _opened(self) -> aiohttp.ClientSession:
-        if self._session is None:
-            connector = aiohttp.TCPConnector(limit=self._max_connections, keepalive_timeout=IDLE_SECONDS)
-            # The body is passed on as the service sent it (httpx.Response decodes it, as httpx would have).
-            self._session = aiohttp.ClientSession(
-                connector=connector, headers=self._headers, timeout=self._timeout, auto_decompress=False
-            )
-        return self._session
-
-    async def send(self, method: str, url: str, headers: dict[str, str], body: bytes | None) -> httpx.Response:
-        try:
-            async with self._opened().request(method, url, headers=headers, data=body) as answer:
-                content = await answer.read()
-        except aiohttp.ClientError as error:
-            raise _as_httpx_error(error) from error
-        except TimeoutError as error:
-            raise httpx.ReadTimeout(f"{method} {url}: no answer in time") from error
-        # With its request, as httpx answers (`raise_for_status` reads it).
-        request = httpx.Request(method, url)
-        return httpx.Response(answer.status, headers=answer.raw_headers, content=content, request=request)
-
-    async def aclose(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-
-
-def _as_httpx_error(error: aiohttp.ClientError) -> httpx.TransportError:
-    """The httpx exception for what went wrong, as every caller catches them: a connection closed unanswered as
-    the request went out is `RemoteProtocolError` (sent again when that is safe), the rest as httpx names them."""
-    message = f"{type(error).__name__}: {error}"
-    if isinstance(error, aiohttp.ServerDisconnectedError):
-        return httpx.RemoteProtocolError(message)
-    if isinstance(error, aiohttp.ConnectionTimeoutError):
-        return httpx.ConnectTimeout(message)
-    if isinstance(error, aiohttp.ServerTimeoutError):
-        return httpx.ReadTimeout(message)
-    if isinstance(error, aiohttp.ClientConnectorError):
-        return httpx.ConnectError(message)
-    return httpx.ReadError(message)
 
 
 class _InProcess:
