@@ -25,7 +25,7 @@ import argparse
 import asyncio
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -37,8 +37,11 @@ from starlette.routing import Match
 Endpoint = tuple[str, str]  # method, path
 
 
-async def call(app: Any, method: str, path: str) -> int:
-    """One request as an ASGI server sends it (a two-byte JSON body); the answer's status."""
+async def call(
+    app: Any, method: str, path: str, *, body: bytes = b"{}", headers: Sequence[tuple[bytes, bytes]] = ()
+) -> int:
+    """One request as an ASGI server sends it (a JSON body, `{}` unless given, with `headers` besides the host
+    and the body's); the answer's status."""
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -49,14 +52,19 @@ async def call(app: Any, method: str, path: str) -> int:
         "raw_path": path.encode(),
         "root_path": "",
         "query_string": b"",
-        "headers": [(b"host", b"bench"), (b"content-type", b"application/json"), (b"content-length", b"2")],
+        "headers": [
+            (b"host", b"bench"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            *headers,
+        ],
         "server": ("bench", 80),
         "client": ("10.0.0.1", 40000),
         "state": {},
     }
 
     async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"{}", "more_body": False}
+        return {"type": "http.request", "body": body, "more_body": False}
 
     statuses: list[int] = []
 

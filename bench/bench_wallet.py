@@ -10,17 +10,19 @@ transaction. Scenarios:
 - buy-ins, one tournament: 200 players buy into the same tournament (2 transfers each: prize part to the
   shared escrow, fee to the margin), the registration rush.
 
-Two layers: `ledger` calls the use cases in-process (what the database and the transaction design allow), each
+Three layers: `ledger` calls the use cases in-process (what the database and the transaction design allow), each
 command alone (the idempotent executor) and through the group commit (many commands a transaction, as the routes
 run deposits, withdrawals and paid entries);
+`app` sends the same commands to the wallet's app in process, as uvicorn hands it a request (no socket, no HTTP
+parsing): the routes' own cost — middleware, routing, dependencies, validation, the answer — over the ledger's;
 `http` sends the same commands to a `platform serve wallet` process over HTTP (what callers see), from wrk (a C
 load generator, when installed: it leaves the cores to the server; `--load httpx`: from this process, which then
 costs as much CPU as the server does) with 16 and with 50 callers (`--http-connections`); on PostgreSQL also from
 two wallet processes sharing the port (`--instances`; deployed, the wallet runs two replicas at least). The load
 generator shares the machine's cores with PostgreSQL and the server.
 
-Besides throughput and latency, each row shows the wallet process's CPU per operation (ledger: this process,
-load generator included; http: the server processes, over the measured run alone) and, for the ledger layer, the
+Besides throughput and latency, each row shows the wallet process's CPU per operation (ledger and app: this
+process, load generator included; http: the server processes, over the measured run alone) and, for the ledger layer, the
 database round trips per operation (statements, BEGINs and COMMITs, the outbox relay's included): on a shared
 machine these two move far less from run to run than the throughput does.
 
@@ -28,7 +30,7 @@ The peers, in the same run: PostgreSQL alone, the same number of connections com
 transactions through asyncpg (no SQLAlchemy, no wallet) on one row — the single pair's hot account — and on
 rows picked at random: the ceilings the wallet's figures are to be read against.
 
-    uv run python bench/bench_wallet.py [--seconds 4] [--concurrency 16] [--layers ledger,http]
+    uv run python bench/bench_wallet.py [--seconds 4] [--concurrency 16] [--layers ledger,app,http]
         [--database postgres|sqlite] [--http-connections 16,50] [--load wrk|httpx] [--instances 1,2]
 """
 
@@ -51,6 +53,7 @@ from typing import Any
 
 import asyncpg
 import httpx
+from bench_request_overhead import call as asgi_request
 from platform_kit.bus import InMemoryBus
 from platform_kit.testing import DatabaseTraffic, create_database, drop_database
 from platform_runner import serving
@@ -206,6 +209,35 @@ def ledger_buy_in(wallet: Services, grouped: bool) -> Call:
 
         group = (request, wallet.money.entry_operations, None) if grouped else None
         await command(wallet, "internal", "/v1/tournaments/rush/entries", body, act, group)
+
+    return call
+
+
+# -- the app layer: the routes in process -----------------------------------------------------------------------
+def app_deposit(app: Any, pairs: int) -> Call:
+    async def call(rng: random.Random) -> None:
+        n = rng.randrange(pairs)
+        headers = [(b"idempotency-key", uuid.uuid4().hex.encode()), (b"x-concessionaire-id", f"c{n}".encode())]
+        status = await asgi_request(
+            app,
+            "POST",
+            f"/internal/v1/partner/players/p{n}/deposits",
+            body=b'{"currency":"EUR","amount":1}',
+            headers=[(b"x-internal-token", TOKEN.encode()), *headers],
+        )
+        assert status == 201, status
+
+    return call
+
+
+def app_buy_in(app: Any) -> Call:
+    async def call(rng: random.Random) -> None:
+        body = f'{{"kind":"buy_in","player_id":"p{rng.randrange(PAIRS)}","currency":"EUR","prize_part":90,"fee":10}}'
+        headers = [(b"x-internal-token", TOKEN.encode()), (b"idempotency-key", uuid.uuid4().hex.encode())]
+        status = await asgi_request(
+            app, "POST", "/internal/v1/tournaments/rush/entries", body=body.encode(), headers=headers
+        )
+        assert status == 201, status
 
     return call
 
@@ -372,6 +404,16 @@ async def measure(
                     cpu = time.process_time() - cpu
                     trips = traffic.round_trips(wallet_db)
                     results.append(Result.measured(layer, scenario, legs, elapsed, latencies, cpu, trips))
+        if "app" in layers:
+            for scenario, call, legs in (
+                ("single pair", app_deposit(app, 1), 1),
+                ("many accounts", app_deposit(app, PAIRS), 1),
+                ("buy-ins, one tournament", app_buy_in(app), 2),
+            ):
+                cpu = time.process_time()
+                elapsed, latencies = await drive(call, seconds, concurrency)
+                cpu = time.process_time() - cpu
+                results.append(Result.measured("app, in process", scenario, legs, elapsed, latencies, cpu, None))
         report = await wallet.reconciler.check()
         assert report.ok, report
     for count in instances if "http" in layers else []:
@@ -479,7 +521,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--layers", default="ledger,http")
+    parser.add_argument("--layers", default="ledger,app,http")
     parser.add_argument("--database", choices=["postgres", "sqlite"], default="postgres")
     parser.add_argument("--http-connections", default="16,50", help="the http layer's callers, one run per number")
     parser.add_argument("--load", choices=("wrk", "httpx"), default="wrk" if installed() else "httpx")
