@@ -16,7 +16,8 @@ class RecordingService:
         self.behaviour = behaviour
         self.server: asyncio.Server | None = None
         self.requests: list[tuple[str, dict[str, str], bytes]] = []
-        self._silent = asyncio.Event()  # never set: what a silent server waits for
+        self._silent = asyncio.Event()  # what a silent server waits for: set as the server stops
+        self._writers: set[asyncio.StreamWriter] = set()
 
     async def __aenter__(self) -> str:
         async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -36,8 +37,10 @@ class RecordingService:
                 await writer.drain()
 
         async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self._writers.add(writer)
             with contextlib.suppress(asyncio.IncompleteReadError):  # the client closed its connection
                 await answer(reader, writer)
+            writer.close()
 
         self.server = await asyncio.start_server(serve, "127.0.0.1", 0)
         return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
@@ -45,3 +48,6 @@ class RecordingService:
     async def __aexit__(self, *_: object) -> None:
         assert self.server is not None
         self.server.close()
+        self._silent.set()
+        for writer in self._writers:  # a silent server's connections too
+            writer.close()
