@@ -25,8 +25,15 @@ from platform_kit.testing import eventually, recorded_statements, running_app
 from sqlalchemy import func, select
 from webhook_receiver import Receiver, serving
 
+#: Timeouts generous for the machine's sake, not the rule's: the receiver shares the test's event loop, so on a loaded
+#: machine its answer can take far longer than a partner's would, and an attempt timed out for that waits its retry
+#: on a frozen clock that never gets there. The test of a timeout sets a short one and a receiver stalling longer.
+WEBHOOK_TIMEOUT_SECONDS = 5.0
+STALLED_TIMEOUT_SECONDS = 1.0
+STALL_SECONDS = 3.0
+
 WEBHOOK_SETTINGS: dict[str, Any] = {
-    "webhook_timeout_seconds": 0.3,
+    "webhook_timeout_seconds": WEBHOOK_TIMEOUT_SECONDS,
     "webhook_poll_seconds": 0.02,
     "webhook_retry_base_seconds": 30,
     "webhook_retry_cap_seconds": 3600,
@@ -49,7 +56,7 @@ async def gateway(database_url: str, clock: FrozenClock, **overrides: Any) -> As
 
 @pytest.fixture
 async def receiver(clock: FrozenClock) -> AsyncIterator[Receiver]:
-    async with serving(Receiver(now=lambda: clock.now().timestamp(), stall_seconds=1.0)) as started:
+    async with serving(Receiver(now=lambda: clock.now().timestamp(), stall_seconds=STALL_SECONDS)) as started:
         yield started
 
 
@@ -295,7 +302,7 @@ async def test_failures_are_retried_with_backoff_and_nothing_newer_overtakes(
 ) -> None:
     """Issue 16: retried with exponential backoff and jitter (frozen clock, seeded jitter), in order per endpoint;
     an error answer and a timeout alike are failures; every event arrives once after deduplication."""
-    async with gateway(database_url, clock) as driver:
+    async with gateway(database_url, clock, webhook_timeout_seconds=STALLED_TIMEOUT_SECONDS) as driver:
         alpha = await Partner.make(driver, receiver, "alpha")
         hook = await alpha.endpoint(types=["player.registered"])
         receiver.plan = [500, "stall", 503]
