@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import signal
@@ -213,59 +214,49 @@ def ledger_buy_in(wallet: Services, grouped: bool) -> Call:
     return call
 
 
-# -- the app layer: the routes in process -----------------------------------------------------------------------
-def app_deposit(app: Any, pairs: int) -> Call:
-    async def call(rng: random.Random) -> None:
+# -- the requests the app and HTTP layers send --------------------------------------------------------------------
+Request = tuple[str, dict[str, Any], dict[str, str]]
+"""A POST's path, JSON body and headers."""
+MakeRequest = Callable[[random.Random], Request]
+
+
+def deposit_request(pairs: int) -> MakeRequest:
+    """A partner's deposit into one of `pairs` players' accounts, from its concessionaire's cash account."""
+
+    def make(rng: random.Random) -> Request:
         n = rng.randrange(pairs)
-        headers = [(b"idempotency-key", uuid.uuid4().hex.encode()), (b"x-concessionaire-id", f"c{n}".encode())]
-        status = await asgi_request(
-            app,
-            "POST",
-            f"/internal/v1/partner/players/p{n}/deposits",
-            body=b'{"currency":"EUR","amount":1}',
-            headers=[(b"x-internal-token", TOKEN.encode()), *headers],
-        )
-        assert status == 201, status
+        headers = {"X-Internal-Token": TOKEN, "Idempotency-Key": uuid.uuid4().hex, "X-Concessionaire-Id": f"c{n}"}
+        return f"/internal/v1/partner/players/p{n}/deposits", {"currency": "EUR", "amount": 1}, headers
 
-    return call
+    return make
 
 
-def app_buy_in(app: Any) -> Call:
+def buy_in_request(rng: random.Random) -> Request:
+    """A buy-in of one of the players into the one tournament."""
+    body = {"kind": "buy_in", "player_id": f"p{rng.randrange(PAIRS)}", "currency": "EUR", "prize_part": 90, "fee": 10}
+    return (
+        "/internal/v1/tournaments/rush/entries",
+        body,
+        {"X-Internal-Token": TOKEN, "Idempotency-Key": uuid.uuid4().hex},
+    )
+
+
+# -- the app layer: the routes in process -----------------------------------------------------------------------
+def over_app(app: Any, make: MakeRequest) -> Call:
     async def call(rng: random.Random) -> None:
-        body = f'{{"kind":"buy_in","player_id":"p{rng.randrange(PAIRS)}","currency":"EUR","prize_part":90,"fee":10}}'
-        headers = [(b"x-internal-token", TOKEN.encode()), (b"idempotency-key", uuid.uuid4().hex.encode())]
-        status = await asgi_request(
-            app, "POST", "/internal/v1/tournaments/rush/entries", body=body.encode(), headers=headers
-        )
+        path, body, headers = make(rng)
+        raw = [(name.lower().encode(), value.encode()) for name, value in headers.items()]
+        status = await asgi_request(app, "POST", path, body=json.dumps(body).encode(), headers=raw)
         assert status == 201, status
 
     return call
 
 
 # -- the HTTP layer ---------------------------------------------------------------------------------------------
-def http_deposit(http: httpx.AsyncClient, pairs: int) -> Call:
+def over_http(http: httpx.AsyncClient, make: MakeRequest) -> Call:
     async def call(rng: random.Random) -> None:
-        n = rng.randrange(pairs)
-        headers = {"X-Internal-Token": TOKEN, "Idempotency-Key": uuid.uuid4().hex, "X-Concessionaire-Id": f"c{n}"}
-        response = await http.post(
-            f"/internal/v1/partner/players/p{n}/deposits", json={"currency": "EUR", "amount": 1}, headers=headers
-        )
-        assert response.status_code == 201, response.text
-
-    return call
-
-
-def http_buy_in(http: httpx.AsyncClient) -> Call:
-    async def call(rng: random.Random) -> None:
-        body = {
-            "kind": "buy_in",
-            "player_id": f"p{rng.randrange(PAIRS)}",
-            "currency": "EUR",
-            "prize_part": 90,
-            "fee": 10,
-        }
-        headers = {"X-Internal-Token": TOKEN, "Idempotency-Key": uuid.uuid4().hex}
-        response = await http.post("/internal/v1/tournaments/rush/entries", json=body, headers=headers)
+        path, body, headers = make(rng)
+        response = await http.post(path, json=body, headers=headers)
         assert response.status_code == 201, response.text
 
     return call
@@ -406,9 +397,9 @@ async def measure(
                     results.append(Result.measured(layer, scenario, legs, elapsed, latencies, cpu, trips))
         if "app" in layers:
             for scenario, call, legs in (
-                ("single pair", app_deposit(app, 1), 1),
-                ("many accounts", app_deposit(app, PAIRS), 1),
-                ("buy-ins, one tournament", app_buy_in(app), 2),
+                ("single pair", over_app(app, deposit_request(1)), 1),
+                ("many accounts", over_app(app, deposit_request(PAIRS)), 1),
+                ("buy-ins, one tournament", over_app(app, buy_in_request), 2),
             ):
                 cpu = time.process_time()
                 elapsed, latencies = await drive(call, seconds, concurrency)
@@ -468,7 +459,7 @@ async def measure_http(
                 )
             )
         else:
-            call = http_buy_in(http) if buy_in else http_deposit(http, pairs)
+            call = over_http(http, buy_in_request if buy_in else deposit_request(pairs))
             elapsed, latencies = await drive(call, seconds, connections)
             results.append(Result.measured(layer, scenario, legs, elapsed, latencies, cpu.seconds(), None))
     return results
