@@ -28,9 +28,9 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException
+from fastapi import Depends, FastAPI, Header, HTTPException
 from platform_kit.bus import InMemoryBus
 from starlette.routing import Match
 
@@ -166,8 +166,32 @@ SERVICES: list[tuple[str, Callable[[Path], AbstractAsyncContextManager[FastAPI]]
 ]
 
 
+# The node-cost peers' dependencies, at module level: FastAPI resolves a route's annotations in its module's names.
+async def key(idempotency_key: Annotated[str | None, Header()] = None) -> str | None:
+    return idempotency_key
+
+
+async def acting(x_concessionaire_id: Annotated[str | None, Header()] = None) -> str | None:
+    return x_concessionaire_id
+
+
+async def command_of_three(
+    key: Annotated[str | None, Depends(key)], acting: Annotated[str | None, Depends(acting)]
+) -> tuple[str | None, str | None]:
+    return key, acting
+
+
+async def command_in_one(
+    idempotency_key: Annotated[str | None, Header()] = None,
+    x_concessionaire_id: Annotated[str | None, Header()] = None,
+) -> tuple[str | None, str | None]:
+    return idempotency_key, x_concessionaire_id
+
+
 def bare_app() -> FastAPI:
-    """The floor: FastAPI with one route, whose one async dependency refuses; no middleware of the kit's."""
+    """The floor: FastAPI with one route, whose one async dependency refuses; no middleware of the kit's. Beside
+    it, what a dependency node costs: two routes that read the same two headers and answer, one through a
+    dependency that reads them itself (as the wallet's commands do), one through two sub-dependencies of it."""
     app = FastAPI()
 
     async def refuse() -> None:
@@ -177,7 +201,22 @@ def bare_app() -> FastAPI:
     async def refused() -> dict[str, str]:
         return {}
 
+    @app.post("/three-nodes")
+    async def three_nodes(command: Annotated[tuple[str | None, str | None], Depends(command_of_three)]) -> None:
+        return None
+
+    @app.post("/one-node")
+    async def one_node(command: Annotated[tuple[str | None, str | None], Depends(command_in_one)]) -> None:
+        return None
+
     return app
+
+
+PEERS: list[tuple[Endpoint, str]] = [
+    (("POST", "/refused"), "one refusing dependency"),
+    (("POST", "/three-nodes"), "2 headers, 2 sub-dependencies"),
+    (("POST", "/one-node"), "2 headers, 1 dependency"),
+]
 
 
 async def main(requests: int, rounds: int) -> None:
@@ -190,8 +229,11 @@ async def main(requests: int, rounds: int) -> None:
                     us, status = await microseconds(app, (method, path), requests, rounds)
                     position = route_position(app, method, path)
                     rows.append((name, f"{method} {path}", position, status, us))
-    us, status = await microseconds(bare_app(), ("POST", "/refused"), requests, rounds)
-    rows.append(("peer: bare FastAPI", "POST /refused (one refusing dependency)", "1 of 1", status, us))
+    bare = bare_app()
+    for (method, path), what in PEERS:
+        us, status = await microseconds(bare, (method, path), requests, rounds)
+        position = route_position(bare, method, path)
+        rows.append(("peer: bare FastAPI", f"{method} {path} ({what})", position, status, us))
     print(f"in process, raw ASGI, no credentials; best of {rounds} rounds of {requests} requests")
     print(f"{'app':<20}{'request':<48}{'route':>10}{'status':>8}{'µs':>9}")
     for app_name, request, position, status, us in rows:
