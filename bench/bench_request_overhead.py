@@ -10,7 +10,8 @@ order): the rows show it by where each route sits.
 
 Peers in the same run: each app's `/healthz` (the middleware and a route with no dependency), and a bare FastAPI
 app with one route whose one async dependency refuses (the framework's floor for such a request, with no
-middleware and one route).
+middleware and one route). Two more routes of that app price a dependency node: the same two headers read by
+one dependency, or by two sub-dependencies of it (FastAPI solves each node anew on every request).
 
     uv run python bench/bench_request_overhead.py [--requests 1000] [--rounds 7]
 
