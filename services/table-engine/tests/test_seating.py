@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -133,3 +134,40 @@ def test_p1_2_dead_button_over_many_hands_nobody_skips_or_repeats_the_big_blind(
         assert positions.big_blind != previous_big_blind
         assert config.order[-1] == positions.button or positions.button not in following.dealt_in
         previous_big_blind = positions.big_blind
+
+
+def test_p1_2_players_moved_in_play_at_once_when_waiting_would_leave_no_hand() -> None:
+    """Of a three-handed table, two players bust and one is moved away; three players are moved in, two of them
+    between the dead button and the small blind. Waiting for the button (WSOP rule 65) would deal one player:
+    the table would never deal again (a 3,000-player capacity run stalled on it, issue 14). The button moves back
+    to the last player before the small blind instead: everyone plays, the big blind is the next player's."""
+    following = next_positions(Positions(1, 2, 5), [3, 4, 6])
+    assert following.positions == Positions(4, 5, 6)  # the small blind is dead
+    assert following.dealt_in == (3, 4, 6)
+    assert following.waiting == ()
+    config_for(following.positions, following.dealt_in)
+
+
+def test_p1_2_the_big_blind_never_waits() -> None:
+    """Everyone after the old big blind is gone: the big blind wraps round to a seat between the button and the
+    small blind, and plays as the big blind."""
+    following = next_positions(Positions(1, 2, 5), [3, 4, 5])
+    assert following.positions == Positions(4, 5, 3)
+    assert following.dealt_in == (3, 4, 5)
+    config_for(following.positions, following.dealt_in)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_p1_2_every_change_of_players_between_hands_can_deal(players: int) -> None:
+    """Whoever left and whoever arrived between two hands at a nine-seat table (every previous positions, every
+    set of `players` occupied seats): the next hand's positions are playable, at least two players are dealt in,
+    and the big blind is the next player after the last one."""
+    previous = [Positions(b, s, bb) for b, s, bb in itertools.permutations(range(1, 10), 3)]
+    previous += [Positions(b, b, bb) for b, bb in itertools.permutations(range(1, 10), 2)]
+    for positions in previous:
+        for seats in itertools.combinations(range(1, 10), players):
+            following = next_positions(positions, seats)
+            assert set(following.dealt_in) | set(following.waiting) == set(seats)
+            assert len(following.dealt_in) >= 2
+            assert following.positions.big_blind == clockwise_after(positions.big_blind, seats)[0]
+            config_for(following.positions, following.dealt_in)

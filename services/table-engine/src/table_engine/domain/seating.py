@@ -87,14 +87,27 @@ def next_positions(previous: Positions, seats: Collection[int]) -> NextHand:
     button = previous.small_blind
     if previous.button == previous.small_blind:
         # Coming out of heads-up, where the button was also the small blind: that seat may now be the big
-        # blind's, or empty and between the small and the big blind. The button goes to the last player before
-        # the small blind's seat, so that nobody is skipped and the order button, small, big blind holds.
-        button = [s for s in clockwise_after(small_blind, seats) if s not in (big_blind, small_blind)][-1]
+        # blind's, or empty and between the small and the big blind.
+        button = _last_before_small_blind(seats, small_blind, big_blind)
     waiting = tuple(s for s in sorted(seats) if _strictly_between(button, small_blind, s))
+    if big_blind in waiting or len(seats) - len(waiting) < 2:
+        # Nearly everyone who played the last hand has gone (busted, or moved to other tables) and the players
+        # moved in sit between the button and the small blind: waiting for the button to pass would leave no
+        # hand to deal (or the big blind itself waiting), and the table would stop for good — a 3,000-player
+        # capacity run stalled on it (issue 14). The button moves back instead, so that nobody waits.
+        button = _last_before_small_blind(seats, small_blind, big_blind)
+        waiting = ()
     dealt_in = tuple(s for s in sorted(seats) if s not in waiting)
     if len(dealt_in) == 2:
         return _heads_up(big_blind, dealt_in, waiting)
     return NextHand(Positions(button, small_blind, big_blind), dealt_in, waiting)
+
+
+def _last_before_small_blind(seats: Collection[int], small_blind: int, big_blind: int) -> int:
+    """The last player before the small blind's seat, clockwise, other than both blinds: as the button there,
+    nobody sits between the button and the small blind, nobody is skipped, and the order button, small blind,
+    big blind holds."""
+    return [s for s in clockwise_after(small_blind, seats) if s not in (big_blind, small_blind)][-1]
 
 
 def _heads_up(big_blind: int, dealt_in: tuple[int, ...], waiting: tuple[int, ...]) -> NextHand:

@@ -114,11 +114,10 @@ class SimTable:
         )
 
     def _next_hand(self, rng: random.Random) -> tuple[Positions, tuple[int, ...]]:
-        """The dead-button rule between hands; a table's first hand, or one where everyone but one would wait
-        for the button, draws the button again."""
+        """The dead-button rule between hands, as the table engine applies it; a table's first hand draws the
+        button."""
         occupied = sorted(self.seats)
         if self._positions is not None:
             following = next_positions(self._positions, occupied)
-            if len(following.dealt_in) >= 2:
-                return following.positions, following.dealt_in
+            return following.positions, following.dealt_in
         return initial_positions(occupied, rng.choice(occupied)), tuple(occupied)
