@@ -8,7 +8,9 @@ and nobody skips or pays the big blind twice.
 
 A player who arrives (joins or is moved in, P-6.2/P-6.3) between the button and the small blind would play a
 hand in late position without having paid the blinds; WSOP rule 65: "the only place they cannot get a hand is
-between the small blind and the button". Such a player sits out until the button passes.
+between the small blind and the button". Such a player sits out until the button passes — unless waiting would
+leave fewer than two players dealt in (most of the last hand's players gone, the new ones all in that stretch):
+the button then moves back to the last player before the small blind, and everyone plays.
 
 Heads-up (WSOP rule 87) the button posts the small blind and acts first pre-flop; the big blind keeps
 alternating, so nobody takes it twice in a row when a table goes heads-up.
