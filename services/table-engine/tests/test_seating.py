@@ -137,13 +137,14 @@ def test_p1_2_dead_button_over_many_hands_nobody_skips_or_repeats_the_big_blind(
 
 
 def test_p1_2_players_moved_in_play_at_once_when_waiting_would_leave_no_hand() -> None:
-    """Of a three-handed table, two players bust and one is moved away; three players are moved in, two of them
-    between the dead button and the small blind. Waiting for the button (WSOP rule 65) would deal one player:
-    the table would never deal again (a 3,000-player capacity run stalled on it, issue 14). The button moves back
-    to the last player before the small blind instead: everyone plays, the big blind is the next player's."""
-    following = next_positions(Positions(1, 2, 5), [3, 4, 6])
-    assert following.positions == Positions(4, 5, 6)  # the small blind is dead
-    assert following.dealt_in == (3, 4, 6)
+    """Three-handed, the small and the big blind bust; two players are moved in at seats 3 and 4, between the
+    seats the button and the dead small blind move to. Waiting for the button (WSOP rule 65) would deal the old
+    button alone: the table would never deal again (a 3,000-player capacity run stalled on it, issue 14). The
+    button moves back to the last player before the small blind instead: everyone plays, and the big blind is
+    the next player's."""
+    following = next_positions(Positions(1, 2, 5), [1, 3, 4])
+    assert following.positions == Positions(4, 5, 1)  # the small blind is dead
+    assert following.dealt_in == (1, 3, 4)
     assert following.waiting == ()
     config_for(following.positions, following.dealt_in)
 
