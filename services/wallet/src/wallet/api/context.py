@@ -43,19 +43,15 @@ ACTING_DESCRIPTION = (
 PARTNER_DESCRIPTION = "The concessionaire the gateway authenticated."
 
 
-async def acting_concessionaire(
-    x_concessionaire_id: Annotated[str | None, Header(description=ACTING_DESCRIPTION)] = None,
-) -> str | None:
+ActingHeader = Annotated[str | None, Header(description=ACTING_DESCRIPTION)]
+PartnerHeader = Annotated[str | None, Header(description=PARTNER_DESCRIPTION)]
+
+
+async def acting_concessionaire(x_concessionaire_id: ActingHeader = None) -> str | None:
     return x_concessionaire_id or None
 
 
-async def partner_concessionaire(
-    x_concessionaire_id: Annotated[str | None, Header(description=PARTNER_DESCRIPTION)] = None,
-) -> str:
-    return _partner(x_concessionaire_id)
-
-
-def _partner(x_concessionaire_id: str | None) -> str:
+async def partner_concessionaire(x_concessionaire_id: PartnerHeader = None) -> str:
     if not x_concessionaire_id:
         raise ProblemError(
             "concessionaire_missing",
@@ -126,30 +122,26 @@ def operation_body(posted: PostedOperation) -> dict[str, Any]:
     return OperationOut.of(posted).model_dump(mode="json")
 
 
-# Every command solves one of these two, and nothing below them: each reads its headers itself and takes the
-# services from the request, rather than through `services_of` and the kit's key dependency, as FastAPI solves each
-# sub-dependency anew on every request (with two of them, solving a command's dependencies was 6.6 % of the
+# Every command solves one of these two, and nothing below them: each reads its headers itself and calls the
+# dependencies above as plain functions, rather than declaring them, as FastAPI solves each sub-dependency anew on
+# every request (with two of them, solving a command's dependencies was 6.6 % of the
 # wallet's CPU per command over HTTP: py-spy, issue 14). The key is the kit's header, checked by the kit's rules.
 async def internal_command(
-    request: Request,
-    key: IdempotencyKeyHeader = None,
-    x_concessionaire_id: Annotated[str | None, Header(description=ACTING_DESCRIPTION)] = None,
+    request: Request, key: IdempotencyKeyHeader = None, x_concessionaire_id: ActingHeader = None
 ) -> CommandContext:
     checked = required_service_key(key)
-    services: Services = request.app.state.services
-    acting = x_concessionaire_id or None
+    acting = await acting_concessionaire(x_concessionaire_id)
+    services = await services_of(request)
     return CommandContext(services, INTERNAL_SCOPE, checked, acting, request.method, _operation_path(request))
 
 
 async def partner_command(
-    request: Request,
-    key: IdempotencyKeyHeader = None,
-    x_concessionaire_id: Annotated[str | None, Header(description=PARTNER_DESCRIPTION)] = None,
+    request: Request, key: IdempotencyKeyHeader = None, x_concessionaire_id: PartnerHeader = None
 ) -> CommandContext:
     """A concessionaire's keys live in their own scope: they can never collide with another caller's."""
     checked = required_key(key)
-    concessionaire = _partner(x_concessionaire_id)
-    services: Services = request.app.state.services
+    concessionaire = await partner_concessionaire(x_concessionaire_id)
+    services = await services_of(request)
     return CommandContext(
         services, f"partner:{concessionaire}", checked, concessionaire, request.method, _operation_path(request)
     )
